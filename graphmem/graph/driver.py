@@ -1,0 +1,104 @@
+"""The Neo4j connection: one official driver, vendor errors turned into clear ones."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+import neo4j
+from neo4j import GraphDatabase, ManagedTransaction, Session
+from neo4j.exceptions import AuthError, ClientError, Neo4jError, ServiceUnavailable
+
+from graphmem.errors import ConfigError, Neo4jUnavailable
+from graphmem.graph.queries import query
+from graphmem.settings import Settings
+
+
+def unavailable(settings: Settings, error: Exception) -> Neo4jUnavailable:
+    """One line naming what failed and what to do about it."""
+    uri = settings.bolt_uri
+    if isinstance(error, AuthError):
+        hint = (
+            "check GRAPHMEM_NEO4J_USER/GRAPHMEM_NEO4J_PASSWORD"
+            if settings.neo4j_password is not None
+            else f"the password in {settings.password_file} does not match the server"
+        )
+        return Neo4jUnavailable(f"Neo4j at {uri} refused the credentials: {hint}")
+    if isinstance(error, ServiceUnavailable | OSError):
+        hint = (
+            "start it with `graphmem neo4j start`"
+            if settings.managed_neo4j
+            else "check GRAPHMEM_NEO4J_URI and that the server is up"
+        )
+        return Neo4jUnavailable(f"Neo4j is not reachable at {uri}: {hint}")
+    message = getattr(error, "message", None) or str(error)
+    return Neo4jUnavailable(f"Neo4j at {uri} failed: {message}")
+
+
+class GraphDriver:
+    """Owns the driver; every statement is run by name from the cypher/ registry."""
+
+    def __init__(self, settings: Settings) -> None:
+        self.settings = settings
+        try:
+            user, password = settings.neo4j_auth()
+            self._driver = GraphDatabase.driver(
+                settings.bolt_uri, auth=(user, password),
+                connection_acquisition_timeout=30.0, connection_timeout=5.0,
+                max_transaction_retry_time=30.0, notifications_min_severity="OFF",
+            )
+        except ValueError as e:
+            raise ConfigError(f"GRAPHMEM_NEO4J_URI {settings.bolt_uri!r} is invalid: {e}") from e
+        self.database = settings.neo4j_database
+
+    def close(self) -> None:
+        self._driver.close()
+
+    def verify(self) -> str:
+        """Connect, authenticate and return the server version, or raise Neo4jUnavailable."""
+        try:
+            self._driver.verify_connectivity()
+            info = self._driver.get_server_info()
+            return str(info.agent)
+        except (Neo4jError, ServiceUnavailable, OSError) as e:
+            raise unavailable(self.settings, e) from e
+        except neo4j.exceptions.DriverError as e:
+            raise unavailable(self.settings, e) from e
+
+    @contextmanager
+    def session(self, **kwargs: Any) -> Iterator[Session]:
+        try:
+            with self._driver.session(database=self.database, **kwargs) as session:
+                yield session
+        except (ServiceUnavailable, AuthError, neo4j.exceptions.SessionExpired) as e:
+            raise unavailable(self.settings, e) from e
+        except ClientError as e:
+            if e.code and "DatabaseNotFound" in e.code:
+                raise ConfigError(
+                    f"Neo4j has no database {self.database!r}: check GRAPHMEM_NEO4J_DATABASE"
+                ) from e
+            raise
+
+    def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        """Run a named read statement in a managed (retried) read transaction."""
+
+        def work(tx: ManagedTransaction) -> list[dict[str, Any]]:
+            return [record.data() for record in tx.run(query(name), params)]
+
+        with self.session() as session:
+            return session.execute_read(work)
+
+    def write(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        """Run a named write statement in a managed (retried) write transaction."""
+
+        def work(tx: ManagedTransaction) -> list[dict[str, Any]]:
+            return [record.data() for record in tx.run(query(name), params)]
+
+        with self.session() as session:
+            return session.execute_write(work)
+
+
+def run(tx: ManagedTransaction, name: str, /, **params: Any) -> list[dict[str, Any]]:
+    """Run a named statement inside a caller's transaction."""
+    return [record.data() for record in tx.run(query(name), params)]

