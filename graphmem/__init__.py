@@ -1,0 +1,8 @@
+"""graphmem: graph-native memory for AI agents."""
+
+from graphmem.errors import GraphMemError
+from graphmem.memory import Caller, GraphMem
+from graphmem.model import Action, Fact, Result, Space, Status
+
+__all__ = ["Action", "Caller", "Fact", "GraphMem", "GraphMemError", "Result", "Space", "Status"]
+__version__ = "0.1.0"

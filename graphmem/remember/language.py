@@ -19,6 +19,7 @@ _REMOVAL = re.compile(
     r"\b(?:"
     r"drop(?:s|ped|ping)?(?!\s+(?:to|from|by|down|below|under)\b)"
     r"|no\s+longer"
+    r"|no\s+more(?!\s+than)"
     r"|any\s?more"
     r"|remov(?:e|es|ed|ing)"
     r"|discontinu(?:e|es|ed|ing)"
@@ -75,7 +76,15 @@ _SARCASM = re.compile(
 _NEGATED = re.compile(r"(?:\b(?:not|never|hardly)|n't|n’t)\s+(?:\w+\s+)?$", _FLAGS)
 
 # "don't use it anymore" carries its own negation, so a preceding "n't" does not cancel it.
-_INHERENTLY_NEGATIVE = re.compile(r"any\s?more|no\s+longer", _FLAGS)
+_INHERENTLY_NEGATIVE = re.compile(r"any\s?more|no\s+longer|no\s+more", _FLAGS)
+
+# After a removal phrase, a value named behind one of these is what replaced the removed one:
+# "we dropped Redux for Zustand" removes Redux, not Zustand. "to" only counts after "moved off"
+# ("no longer allergic to peanuts" still removes peanuts).
+_REPLACEMENT = re.compile(r"\b(?:for|in\s+favou?r\s+of|replac\w*|instead|now)\b", _FLAGS)
+_MOVE_TARGET = re.compile(
+    r"\b(?:for|to|onto|into|in\s+favou?r\s+of|replac\w*|instead|now)\b", _FLAGS
+)
 
 _CLAUSE_SPLIT = re.compile(
     r"[.;!?\n]+|,?\s+\b(?:and|but|while|whereas|although|though|then|also|plus)\b\s+", _FLAGS
@@ -107,11 +116,30 @@ def is_removal(text: str) -> bool:
     return _definite_removal_phrase(text)
 
 
+def _fold(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
 def _clauses_mentioning(text: str, value: str) -> list[str]:
-    needle = " ".join(value.casefold().split())
+    needle = _fold(value)
     if not needle:
         return []
-    return [c for c in _CLAUSE_SPLIT.split(text) if needle in " ".join(c.casefold().split())]
+    return [c for c in _CLAUSE_SPLIT.split(text) if needle in _fold(c)]
+
+
+def _names_replacement(clause: str, value: str) -> bool:
+    """True when `value` appears only as the replacement after the removal phrase."""
+    folded, needle = _fold(clause), _fold(value)
+    removal = _REMOVAL.search(folded)
+    if removal is None:
+        return False
+    tail = folded[removal.end() :]
+    markers = _MOVE_TARGET if removal.group(0).startswith("moved") else _REPLACEMENT
+    marker = markers.search(tail)
+    if marker is None:
+        return False
+    before = (folded[: removal.start()], tail[: marker.start()])
+    return needle in tail[marker.end() :] and all(needle not in part for part in before)
 
 
 def is_removal_of(text: str, value: str) -> bool:
@@ -126,4 +154,4 @@ def is_removal_of(text: str, value: str) -> bool:
     clauses = _clauses_mentioning(text, value)
     if not clauses:
         return is_removal(text)
-    return any(is_removal(c) for c in clauses)
+    return any(is_removal(c) and not _names_replacement(c, value) for c in clauses)

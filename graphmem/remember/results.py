@@ -38,7 +38,7 @@ def retracted_value(value: str) -> str:
 
 def result_message(d: Decision) -> str:
     """`Stored: [ACTION] subject = value`, or the SKIP line; a RETRACT shows what it retired."""
-    if d.action is Action.SKIP:
+    if d.action == Action.SKIP:
         return f"{SKIP_PREFIX}: {d.subject} = {d.value}"
-    value = retracted_value(d.value) if d.action is Action.RETRACT else d.value
+    value = retracted_value(d.value) if d.action == Action.RETRACT else d.value
     return f"Stored: [{d.action.value}] {d.subject} = {value}"

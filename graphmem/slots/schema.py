@@ -207,7 +207,7 @@ def _check_spec(spec: SlotSpec, where: str) -> SlotSpec:
         ):
             raise ConfigError(
                 f"{where}: 'category' must be 1-{_MAX_CATEGORY_LENGTH} ASCII letters, digits, "
-                "_ or - (e.g. \"critical\"), or null"
+                '_ or - (e.g. "critical"), or null'
             )
     for flag in ("multi", "confirm", "verbatim"):
         if not isinstance(getattr(spec, flag), bool):
@@ -330,7 +330,7 @@ def _parse_slot(entry: Any, where: str) -> SlotSpec:
     """Turn one JSON slot object into a SlotSpec, checking every field's JSON type."""
     if not isinstance(entry, Mapping):
         raise ConfigError(
-            f"{where}: each slot must be an object like {{\"name\": \"allergy\"}}, "
+            f'{where}: each slot must be an object like {{"name": "allergy"}}, '
             f"got {type(entry).__name__}"
         )
     name = entry.get("name")
@@ -352,14 +352,16 @@ def _parse_slot(entry: Any, where: str) -> SlotSpec:
         aliases = tuple(dict.fromkeys(raw_aliases))
     else:
         raise ConfigError(
-            f"{where}: 'aliases' must be a list of strings, e.g. [\"allergies\", \"drug_allergy\"]"
+            f'{where}: \'aliases\' must be a list of strings, e.g. ["allergies", "drug_allergy"]'
         )
 
     description = entry.get("description")
     if description is None:
         description = ""
     elif not isinstance(description, str):
-        raise ConfigError(f"{where}: 'description' must be a string (one sentence for the extractor)")
+        raise ConfigError(
+            f"{where}: 'description' must be a string (one sentence for the extractor)"
+        )
 
     category = entry.get("category")
     if category is not None and not isinstance(category, str):
@@ -390,7 +392,7 @@ def _parse(data: Any, origin: str) -> SlotSchema:
     """Validate a decoded schema document; `origin` names where it came from in messages."""
     if not isinstance(data, Mapping):
         raise ConfigError(
-            f"{origin}: the top level must be an object like {{\"slots\": [...]}}, "
+            f'{origin}: the top level must be an object like {{"slots": [...]}}, '
             f"got {type(data).__name__}"
         )
     for key in data:
@@ -438,7 +440,9 @@ def _load_preset(name: str) -> SlotSchema:
     try:
         text = (resources.files("graphmem.slots.presets") / f"{name}.json").read_text("utf-8")
     except (OSError, UnicodeDecodeError) as e:
-        raise ConfigError(f"{origin}: packaged file is missing or unreadable ({e}): reinstall graphmem") from e
+        raise ConfigError(
+            f"{origin}: packaged file is missing or unreadable ({e}): reinstall graphmem"
+        ) from e
     return _parse(_decode(text, origin), origin)
 
 
@@ -493,7 +497,7 @@ def load_slot_schema(
             name = text[len(PRESET_PREFIX) :].strip().casefold()
             if name not in PRESETS:
                 raise ConfigError(
-                    f"unknown slot preset {text[len(PRESET_PREFIX):].strip()!r}: "
+                    f"unknown slot preset {text[len(PRESET_PREFIX) :].strip()!r}: "
                     f"use one of {_preset_hint()}"
                 )
             return _load_preset(name)

@@ -1,0 +1,6 @@
+// The most recent retired facts of a space, newest first.
+MATCH (f:Fact {space: $space})
+WHERE f.status IN ['SUPERSEDED', 'HISTORICAL']
+RETURN f {.*} AS fact
+ORDER BY coalesce(f.retired_at, f.recorded_at) DESC, f.id DESC
+LIMIT $limit

@@ -1,0 +1,2 @@
+OPTIONAL MATCH (s:Space {key: $space})
+RETURN s.policy AS policy

@@ -1,0 +1,21 @@
+// Open a conflict for each flagged fact, or join the open one of the same kind on its slot.
+UNWIND $rows AS row
+OPTIONAL MATCH (existing:Conflict {space: $space, subject: row.subject, scope: row.scope,
+                                   kind: row.kind, status: 'open'})
+WITH row, head(collect(existing)) AS existing
+CALL (row, existing) {
+  WITH row, existing WHERE existing IS NULL
+  CREATE (c:Conflict {id: row.id, space: $space, subject: row.subject, scope: row.scope,
+                      kind: row.kind, severity: row.severity, note: row.note,
+                      status: 'open', created_at: $now})
+  RETURN c
+  UNION
+  WITH row, existing WHERE existing IS NOT NULL
+  RETURN existing AS c
+}
+WITH row, c
+UNWIND row.fact_ids AS fid
+MATCH (f:Fact {id: fid})
+WHERE f.space = $space
+MERGE (c)-[:INVOLVES]->(f)
+RETURN row.fact_id AS fact_id, c.id AS conflict_id

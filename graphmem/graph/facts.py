@@ -1,0 +1,68 @@
+"""Mapping between Fact objects and Fact node properties.
+
+Neo4j properties cannot hold maps, so metadata and revisions travel as JSON strings; times
+are timezone-aware datetimes, which the driver stores as Neo4j DateTime.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from typing import Any
+
+from neo4j.time import DateTime as NeoDateTime
+
+from graphmem.model import Action, Cardinality, Fact, Kind, Status, TimeRef
+
+
+def value_key(value: str) -> str:
+    """Case-folded, whitespace-collapsed: the equality reconcile uses for values."""
+    return " ".join(value.casefold().split())
+
+
+def _time(value: Any) -> datetime | None:
+    if value is None:
+        return None
+    if isinstance(value, NeoDateTime):
+        return value.to_native()
+    if isinstance(value, datetime):
+        return value
+    return datetime.fromisoformat(str(value))
+
+
+def fact_to_row(fact: Fact, **extra: Any) -> dict[str, Any]:
+    row: dict[str, Any] = {
+        "id": fact.id, "space": fact.space, "subject": fact.subject, "scope": fact.scope,
+        "value": fact.value, "value_key": value_key(fact.value), "kind": fact.kind.value,
+        "time_ref": fact.time_ref.value, "status": fact.status.value,
+        "confidence": fact.confidence, "source": fact.source, "source_ref": fact.source_ref,
+        "raw": fact.raw, "metadata": json.dumps(fact.metadata, sort_keys=True),
+        "category": fact.category, "head": fact.head, "relation": fact.relation,
+        "tail": fact.tail, "cardinality": fact.cardinality.value,
+        "proposed_action": fact.proposed_action.value if fact.proposed_action else None,
+        "valid_from": fact.valid_from, "valid_to": fact.valid_to,
+        "recorded_at": fact.recorded_at, "retired_at": fact.retired_at,
+        "revisions": [json.dumps(r, sort_keys=True, default=str) for r in fact.revisions],
+    }
+    row.update(extra)
+    return {k: v for k, v in row.items() if v is not None}
+
+
+def row_to_fact(row: dict[str, Any]) -> Fact:
+    proposed = row.get("proposed_action")
+    return Fact(
+        id=row["id"], space=row["space"], subject=row["subject"], value=row["value"],
+        scope=row.get("scope", "global"), kind=Kind(row.get("kind", "state")),
+        time_ref=TimeRef(row.get("time_ref", "current")), status=Status(row["status"]),
+        confidence=row.get("confidence"), source=row.get("source", ""),
+        source_ref=row.get("source_ref", ""), raw=row.get("raw", ""),
+        metadata=json.loads(row.get("metadata") or "{}"), category=row.get("category"),
+        head=row.get("head"), relation=row.get("relation"), tail=row.get("tail"),
+        cardinality=Cardinality(row.get("cardinality", "one")),
+        proposed_action=Action(proposed) if proposed else None,
+        valid_from=_time(row.get("valid_from")), valid_to=_time(row.get("valid_to")),
+        recorded_at=_time(row.get("recorded_at")), retired_at=_time(row.get("retired_at")),
+        supersedes=tuple(row.get("supersedes_ids") or ()),
+        retracts=tuple(row.get("retracts_ids") or ()),
+        revisions=tuple(json.loads(r) for r in row.get("revisions") or ()),
+    )

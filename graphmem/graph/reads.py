@@ -1,0 +1,145 @@
+"""Read operations on facts and conflicts: hot set, time travel, history, listings."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from graphmem.errors import InvalidInput, NotFound
+from graphmem.graph.driver import GraphDriver
+from graphmem.graph.facts import _time, row_to_fact
+from graphmem.model import (
+    HOT_STATUSES,
+    Conflict,
+    ConflictKind,
+    ConflictStatus,
+    Fact,
+    Status,
+)
+
+
+def _aware(at: datetime | None, name: str) -> datetime | None:
+    if at is not None and at.tzinfo is None:
+        raise InvalidInput(f"{name} must carry a timezone (e.g. 2026-03-01T00:00:00+00:00)")
+    return at
+
+
+def _value_at(fact: Fact, at: datetime) -> Fact:
+    """A refined fact as it read at `at`: the first revision made after then holds it."""
+    for revision in fact.revisions:
+        when = _time(revision.get("at"))
+        if when is not None and when > at and revision.get("value") is not None:
+            return Fact(**{**fact.__dict__, "value": str(revision["value"])})
+    return fact
+
+
+def facts(graph: GraphDriver, space: str, subject: str | None = None,
+          statuses: tuple[str, ...] = (Status.ACTIVE.value,), as_of: datetime | None = None,
+          valid_at: datetime | None = None) -> list[Fact]:
+    """Current facts, or those memory held at `as_of`, or those true in the world at
+    `valid_at`; the ordinary read never loads a retired row."""
+    if _aware(as_of, "as_of") is not None:
+        rows = graph.read("facts/as_of", space=space, subject=subject, at=as_of)
+        return [_value_at(row_to_fact(r["fact"]), as_of) for r in rows]
+    if _aware(valid_at, "valid_at") is not None:
+        rows = graph.read("facts/valid_at", space=space, subject=subject, at=valid_at)
+        return [row_to_fact(r["fact"]) for r in rows]
+    rows = graph.read("facts/hot", space=space, subject=subject, statuses=list(statuses))
+    return [row_to_fact(r["fact"]) for r in rows]
+
+
+def hot(graph: GraphDriver, space: str) -> list[Fact]:
+    return facts(graph, space, statuses=HOT_STATUSES)
+
+
+def get(graph: GraphDriver, space: str, fact_id: str) -> tuple[Fact, list[dict[str, Any]]]:
+    rows = graph.read("facts/get", space=space, id=fact_id)
+    if not rows:
+        raise NotFound(f"no fact {fact_id!r} in this space")
+    return row_to_fact(rows[0]["fact"]), rows[0]["conflicts"]
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    fact: Fact
+    value: str
+    status: str
+
+
+@dataclass(frozen=True)
+class History:
+    """One subject's timeline, oldest → newest; `str()` is the seed's rendering."""
+
+    subject: str
+    entries: tuple[HistoryEntry, ...]
+
+    def __str__(self) -> str:
+        if not self.entries:
+            return f"No history for {self.subject!r}."
+        lines = [f"History for {self.subject!r} (oldest → newest):"]
+        for number, entry in enumerate(self.entries, 1):
+            lines.append(f"  {number}. {entry.value} [{entry.status}]")
+        return "\n".join(lines)
+
+    def __len__(self) -> int:
+        return len(self.entries)
+
+
+def history(graph: GraphDriver, space: str, subject: str, scope: str | None = None,
+            as_of: datetime | None = None) -> History:
+    """Walks the chain in recording order; refined values appear where they were replaced."""
+    rows = graph.read("facts/history", space=space, subject=subject, scope=scope)
+    entries: list[HistoryEntry] = []
+    for row in rows:
+        fact = row_to_fact(row["fact"])
+        if as_of is not None and fact.recorded_at is not None and fact.recorded_at > as_of:
+            continue
+        for revision in fact.revisions:
+            entries.append(HistoryEntry(fact, str(revision.get("value")), "REFINED"))
+        entries.append(HistoryEntry(fact, fact.value, fact.status.value))
+    return History(subject, tuple(entries))
+
+
+def recent_retired(graph: GraphDriver, space: str, limit: int = 20) -> list[Fact]:
+    rows = graph.read("facts/recent_retired", space=space, limit=limit)
+    return [row_to_fact(r["fact"]) for r in rows]
+
+
+def _conflict(row: dict[str, Any], fact_ids: list[str]) -> Conflict:
+    c = row
+    return Conflict(
+        id=c["id"], space=c["space"], kind=ConflictKind(c["kind"]),
+        status=ConflictStatus(c["status"]), fact_ids=tuple(fact_ids),
+        severity=c.get("severity", "medium"), note=c.get("note") or "", by=c.get("by") or "",
+        winner=c.get("winner"), created_at=_time(c.get("created_at")),
+        closed_at=_time(c.get("closed_at")),
+    )
+
+
+def conflicts(graph: GraphDriver, space: str, status: str | None = "open") -> list[Conflict]:
+    if status is not None:
+        try:
+            status = ConflictStatus(status.lower()).value
+        except ValueError:
+            allowed = ", ".join(s.value for s in ConflictStatus)
+            raise InvalidInput(f"conflict status {status!r}: use one of {allowed}") from None
+    rows = graph.read("conflicts/list", space=space, status=status)
+    return [_conflict(r["conflict"], r["fact_ids"]) for r in rows]
+
+
+def conflict(graph: GraphDriver, space: str, conflict_id: str) -> tuple[Conflict, list[Fact]]:
+    rows = graph.read("conflicts/get", space=space, id=conflict_id)
+    if not rows:
+        raise NotFound(f"no conflict {conflict_id!r} in this space")
+    found = [row_to_fact(f) for f in rows[0]["facts"]]
+    return _conflict(rows[0]["conflict"], [f.id for f in found]), found
+
+
+def metadata_reason(fact: Fact) -> str:
+    return str(fact.metadata.get("reason") or fact.metadata.get("note") or "")
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, default=str)

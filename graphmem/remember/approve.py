@@ -1,0 +1,100 @@
+"""What accepting or rejecting a held fact does: pure, like reconcile.
+
+A FLAGGED_CONFLICT fact carries the action it would have taken (`proposed_action`). Accepting
+it (confirm, or resolving its conflict in its favour) applies exactly that action now;
+rejecting it retires it as HISTORICAL. The graph store applies the plan.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphmem.graph.facts import value_key
+from graphmem.model import Action, Cardinality, Fact, Kind, SlotSpec, SlotState, Status
+from graphmem.remember.reconcile import identity
+from graphmem.remember.results import tombstone
+
+
+@dataclass
+class Plan:
+    """Status changes, SUPERSEDES edges, and at most one tombstone or in-place refine."""
+
+    statuses: list[dict[str, Any]] = field(default_factory=list)
+    supersedes: list[tuple[str, str]] = field(default_factory=list)
+    tombstone_for: Fact | None = None
+    refine: tuple[Fact, str] | None = None
+
+    def status(self, fact_id: str, status: Status) -> None:
+        self.statuses.append({"id": fact_id, "status": status.value})
+
+
+def _is_list(fact: Fact, spec: SlotSpec | None) -> bool:
+    return bool(spec and spec.multi) or fact.cardinality == Cardinality.MANY
+
+
+def _rivals(held: Fact, state: SlotState, spec: SlotSpec | None) -> list[Fact]:
+    rivals = [f for f in state.active if f.id != held.id and f.kind == Kind.STATE]
+    if _is_list(held, spec):
+        mine = identity(held.value, spec, held.cardinality)
+        rivals = [f for f in rivals if identity(f.value, spec, f.cardinality) == mine]
+    return rivals
+
+
+def _target(held: Fact, state: SlotState, spec: SlotSpec | None) -> Fact | None:
+    active = [f for f in state.active if f.id != held.id and f.kind == Kind.STATE]
+    exact = [f for f in active if value_key(f.value) == value_key(held.value)]
+    if exact:
+        return exact[0]
+    if _is_list(held, spec):
+        mine = identity(held.value, spec, held.cardinality)
+        same = [f for f in active if identity(f.value, spec, f.cardinality) == mine]
+        return same[0] if same else None
+    if not held.value and len(active) == 1:
+        return active[0]
+    return None
+
+
+def accept(held: Fact, state: SlotState, spec: SlotSpec | None) -> Plan:
+    """Apply the held fact's proposed action against the slot as it is now."""
+    plan = Plan()
+    action = held.proposed_action or Action.SUPERSEDE
+    if action == Action.RETRACT:
+        target = _target(held, state, spec)
+        plan.status(held.id, Status.HISTORICAL)
+        plan.tombstone_for = target
+        return plan
+    if action == Action.REFINE:
+        rivals = _rivals(held, state, spec)
+        plan.status(held.id, Status.HISTORICAL)
+        if rivals:
+            plan.refine = (rivals[0], held.value)
+        return plan
+    plan.status(held.id, Status.ACTIVE)
+    if held.kind == Kind.STATE and action != Action.COEXIST:
+        plan.supersedes = [(held.id, rival.id) for rival in _rivals(held, state, spec)]
+    return plan
+
+
+def reject(held: Fact) -> Plan:
+    plan = Plan()
+    plan.status(held.id, Status.HISTORICAL)
+    return plan
+
+
+def keep_incumbent(held: Fact, winner: Fact) -> Plan:
+    """A conflict resolved for the current value: the held rival is superseded by it."""
+    plan = Plan()
+    plan.supersedes = [(winner.id, held.id)]
+    return plan
+
+
+def coexist(held: Fact) -> Plan:
+    """A dismissed conflict: both claims valid (seed 002), the held one becomes active too."""
+    plan = Plan()
+    plan.statuses.append({"id": held.id, "status": Status.ACTIVE.value, "coexist": True})
+    return plan
+
+
+def tombstone_value(target: Fact) -> str:
+    return tombstone(target.value)

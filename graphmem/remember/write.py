@@ -1,0 +1,151 @@
+"""Applies a batch of reconcile decisions to the graph inside the caller's transaction.
+
+Each kind of change is one `UNWIND $rows` statement, so a batch of a thousand facts costs
+the same handful of round trips as a single fact. Order matters: facts are created before
+anything points at them, refined before a later decision in the batch retires them.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+from graphmem.graph.driver import run
+from graphmem.graph.facts import fact_to_row, value_key
+from graphmem.model import Action, ConflictKind, Decision, Fact, Proposal, Status
+from graphmem.remember.approve import Plan, tombstone_value
+
+
+def new_id(prefix: str = "") -> str:
+    return prefix + secrets.token_hex(6)
+
+
+SEVERITY = {
+    ConflictKind.PENDING: "high", ConflictKind.POLICY: "medium",
+    ConflictKind.AMBIGUITY: "medium", ConflictKind.UNCERTAINTY: "medium",
+    ConflictKind.LOW_CONFIDENCE: "low", ConflictKind.FUTURE: "low",
+}
+
+
+@dataclass
+class WriteInfo:
+    """What is the same for every fact of one write."""
+
+    space: str
+    source: str
+    source_ref: str
+    text: str
+    metadata: dict[str, Any]
+    message_key: str | None
+    now: datetime
+
+
+@dataclass
+class Batch:
+    """The graph changes of one write, accumulated decision by decision."""
+
+    facts: list[dict[str, Any]] = field(default_factory=list)
+    supersedes: list[dict[str, Any]] = field(default_factory=list)
+    retracts: list[dict[str, Any]] = field(default_factory=list)
+    refines: list[dict[str, Any]] = field(default_factory=list)
+    conflicts: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, p: Proposal, d: Decision, info: WriteInfo, before: dict[str, Fact]) -> None:
+        valid_from = p.valid_from or info.now
+        if d.stores_fact:
+            self.facts.append(_fact_row(p, d, info))
+        for old in d.supersedes:
+            self.supersedes.append({"new": d.fact_id, "old": old, "valid_to": valid_from})
+        for old in d.retracts:
+            self.retracts.append({"new": d.fact_id, "old": old, "valid_to": valid_from})
+        if d.refines is not None:
+            former = before.get(d.refines)
+            revision = {"value": former.value if former else None, "at": info.now.isoformat(),
+                        "source": info.source}
+            self.refines.append({"id": d.refines, "value": d.value,
+                                 "value_key": value_key(d.value), "confidence": p.confidence,
+                                 "revision": json.dumps(revision, sort_keys=True)})
+        if d.conflict_kind is not None and d.fact_id is not None:
+            self.conflicts.append({
+                "id": new_id("c"), "subject": d.subject, "scope": d.scope,
+                "kind": d.conflict_kind.value, "severity": SEVERITY[d.conflict_kind],
+                "note": d.note, "fact_id": d.fact_id,
+                "fact_ids": [d.fact_id, *d.conflict_with],
+            })
+
+    def apply(self, tx: ManagedTransaction, space: str, now: datetime) -> dict[str, str]:
+        """Write everything; returns fact id → conflict id for the flagged facts."""
+        if self.facts:
+            run(tx, "remember/create_facts", rows=self.facts)
+        if self.refines:
+            run(tx, "remember/refine", rows=self.refines, space=space, now=now)
+        if self.supersedes:
+            run(tx, "remember/supersede", edges=self.supersedes, space=space, now=now)
+        if self.retracts:
+            run(tx, "remember/retract", edges=self.retracts, space=space, now=now)
+        if not self.conflicts:
+            return {}
+        rows = run(tx, "remember/open_conflicts", rows=self.conflicts, space=space, now=now)
+        return {r["fact_id"]: r["conflict_id"] for r in rows}
+
+
+def _fact_row(p: Proposal, d: Decision, info: WriteInfo) -> dict[str, Any]:
+    assert d.fact_id is not None and d.status is not None
+    metadata = dict(info.metadata)
+    metadata["kind"] = d.kind.value
+    if p.reason:
+        metadata["reason"] = p.reason
+    if d.note and d.note != p.reason:
+        metadata["note"] = d.note
+    archived = d.action == Action.ARCHIVE
+    retired = d.status == Status.HISTORICAL
+    fact = Fact(
+        id=d.fact_id, space=info.space, subject=d.subject, value=d.value, scope=d.scope,
+        kind=d.kind, time_ref=p.time_ref, status=d.status, confidence=p.confidence,
+        source=info.source, source_ref=info.source_ref, raw=p.raw or info.text,
+        metadata=metadata, category=d.category, head=p.head, relation=p.relation, tail=p.tail,
+        cardinality=d.cardinality, proposed_action=d.proposed_action,
+        valid_from=p.valid_from or (None if archived else info.now),
+        valid_to=p.valid_to or (info.now if archived else None),
+        recorded_at=info.now, retired_at=info.now if retired else None,
+    )
+    extra: dict[str, Any] = {"action": d.action.value, "archived": archived}
+    if d.status == Status.ACTIVE:
+        extra["held_from"] = info.now
+    if info.message_key:
+        extra["message_key"] = info.message_key
+    return fact_to_row(fact, **extra)
+
+
+def apply_plan(tx: ManagedTransaction, space: str, plan: Plan, now: datetime,
+               source: str) -> str | None:
+    """Apply an approval plan; returns the tombstone's id when one was written."""
+    tomb_id = None
+    if plan.tombstone_for is not None:
+        target = plan.tombstone_for
+        tomb_id = new_id("f")
+        tomb = Fact(id=tomb_id, space=space, subject=target.subject, scope=target.scope,
+                    value=tombstone_value(target), status=Status.HISTORICAL, source=source,
+                    confidence=1.0, category=target.category, recorded_at=now, retired_at=now,
+                    cardinality=target.cardinality)
+        run(tx, "remember/create_facts", rows=[fact_to_row(tomb, action="RETRACT")])
+        run(tx, "remember/retract", edges=[{"new": tomb_id, "old": target.id, "valid_to": now}],
+            space=space, now=now)
+    if plan.refine is not None:
+        fact, value = plan.refine
+        revision = json.dumps({"value": fact.value, "at": now.isoformat(), "source": source},
+                              sort_keys=True)
+        run(tx, "remember/refine", space=space, now=now, rows=[{
+            "id": fact.id, "value": value, "value_key": value_key(value),
+            "confidence": fact.confidence, "revision": revision}])
+    if plan.statuses:
+        run(tx, "facts/set_status", rows=plan.statuses, space=space, now=now)
+    if plan.supersedes:
+        edges = [{"new": new, "old": old, "valid_to": now} for new, old in plan.supersedes]
+        run(tx, "remember/supersede", edges=edges, space=space, now=now)
+    return tomb_id
