@@ -1,0 +1,1 @@
+"""The pure reconcile step: rules, removal language, result strings."""

@@ -1,0 +1,32 @@
+"""Graph-level fixtures: a GraphMem per test on its own space, over the session runtime."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from graphmem import GraphMem
+from graphmem.runtime import Runtime
+
+
+@pytest.fixture
+def make_mem(runtime: Runtime) -> Iterator[Callable[..., GraphMem]]:
+    """Build GraphMem instances on fresh spaces (or a given one) sharing the test runtime."""
+    made: list[GraphMem] = []
+
+    def build(space: str | None = None, **kwargs: Any) -> GraphMem:
+        mem = GraphMem(space=space or f"t-{uuid.uuid4().hex[:12]}", runtime=runtime, **kwargs)
+        made.append(mem)
+        return mem
+
+    yield build
+    for mem in made:
+        mem.close()
+
+
+@pytest.fixture
+def mem(make_mem: Callable[..., GraphMem]) -> GraphMem:
+    return make_mem()
