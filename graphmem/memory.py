@@ -35,7 +35,7 @@ from graphmem.remember import approve
 from graphmem.remember.pipeline import WriteRequest, load_states, message_key, write_proposals
 from graphmem.remember.policy import describe, make_policy, policy_from_json, policy_to_json
 from graphmem.remember.proposals import check_text, parse_proposals
-from graphmem.remember.results import NOTHING_TO_RETRACT, NO_FACTS
+from graphmem.remember.results import NO_FACTS, NOTHING_TO_RETRACT
 from graphmem.remember.write import WriteInfo, apply_plan
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
@@ -96,7 +96,7 @@ class GraphMem:
             raise InvalidInput(str(e)) from None
         self.settings = settings or (runtime.settings if runtime else load_settings())
         schema_spec = slot_schema if slot_schema is not None else self.settings.slot_schema
-        self.schema = load_slot_schema(schema_spec)  # type: ignore[arg-type]
+        self.schema = load_slot_schema(schema_spec)
         self.policy: Policy | None = None
         if policy is not None:
             self.policy = make_policy(policy.get("mode", "RECENCY"), policy.get("authority"),
@@ -155,7 +155,8 @@ class GraphMem:
         req = WriteRequest(proposals, info, self.schema, self.policy, trusted,
                            self.settings.confidence_floor,
                            frozenset(self.settings.curated_sources))
-        return self._in_write_tx(write_proposals, req)
+        results: list[Result] = self._in_write_tx(write_proposals, req)
+        return results
 
     def _entitled(self, source: str) -> bool:
         """Only the principal of that name or an approver may write as a trusted source."""

@@ -40,9 +40,10 @@ def facts(graph: GraphDriver, space: str, subject: str | None = None,
           valid_at: datetime | None = None) -> list[Fact]:
     """Current facts, or those memory held at `as_of`, or those true in the world at
     `valid_at`; the ordinary read never loads a retired row."""
-    if _aware(as_of, "as_of") is not None:
-        rows = graph.read("facts/as_of", space=space, subject=subject, at=as_of)
-        return [_value_at(row_to_fact(r["fact"]), as_of) for r in rows]
+    if as_of is not None:
+        at = _aware(as_of, "as_of") or as_of
+        rows = graph.read("facts/as_of", space=space, subject=subject, at=at)
+        return [_value_at(row_to_fact(r["fact"]), at) for r in rows]
     if _aware(valid_at, "valid_at") is not None:
         rows = graph.read("facts/valid_at", space=space, subject=subject, at=valid_at)
         return [row_to_fact(r["fact"]) for r in rows]

@@ -45,16 +45,28 @@ def latest_version() -> int:
     return MIGRATIONS[-1].version
 
 
-def current_version(store: RelationalStore) -> int:
+def applied_versions(store: RelationalStore) -> set[int]:
     with store.transaction() as cur:
         cur.execute(_TABLE)
-        cur.execute("SELECT COALESCE(MAX(version), 0) FROM schema_migrations")
-        return int(cur.fetchone()[0])
+        cur.execute("SELECT version FROM schema_migrations")
+        return {int(row[0]) for row in cur.fetchall()}
+
+
+def current_version(store: RelationalStore) -> int:
+    """The highest version such that it and every version below it are applied."""
+    applied = applied_versions(store)
+    current = 0
+    for migration in MIGRATIONS:
+        if migration.version not in applied:
+            break
+        current = migration.version
+    return current
 
 
 def pending(store: RelationalStore) -> list[Migration]:
-    current = current_version(store)
-    return [m for m in MIGRATIONS if m.version > current]
+    """Every step not yet applied, whatever order they were added to the code in."""
+    applied = applied_versions(store)
+    return [m for m in MIGRATIONS if m.version not in applied]
 
 
 def up(store: RelationalStore) -> list[Migration]:
