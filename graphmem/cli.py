@@ -1,5 +1,9 @@
 """The `graphmem` command line. Errors are one line on stderr and exit code 1, never a
 traceback: every GraphMemError already says what is wrong and what to do."""
+# NOTE for contributors working in parallel: this is a shared file. Make small, targeted
+# edits in your own section only; never rewrite or reformat it, and do not run git commands
+# (the lead commits). Migration versions: 2 = audit/mirror, 3 = API keys.
+
 
 from __future__ import annotations
 

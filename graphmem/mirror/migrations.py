@@ -3,6 +3,10 @@
 Each step is a list of statements; `{serial}` and `{blob}` are the only dialect tokens. A
 step and its row in schema_migrations commit together, so `up` is safe to re-run.
 """
+# NOTE for contributors working in parallel: this is a shared file. Make small, targeted
+# edits in your own section only; never rewrite or reformat it, and do not run git commands
+# (the lead commits). Migration versions: 2 = audit/mirror, 3 = API keys.
+
 
 from __future__ import annotations
 
