@@ -101,21 +101,19 @@ def neo4j_settings(
     sqlite_url = f"sqlite:///{tmp_path_factory.mktemp('relational') / 'graphmem.db'}"
     try:
         base = load_settings(database_url=sqlite_url)
-    except GraphMemError as e:
-        pytest.fail(f"test settings: {e}", pytrace=False)
-    if not base.managed_neo4j:
-        return base
-    try:
+        if not base.managed_neo4j:
+            return base
         _managed_neo4j(base)
         return base
     except GraphMemError as e:
-        if os.environ.get("GRAPHMEM_TEST_DOCKER") == "1" and _docker_works():
-            return load_settings(database_url=sqlite_url, **_neo4j_container(request))
-        pytest.fail(
-            f"no Neo4j for the tests: {e}\n(set GRAPHMEM_NEO4J_URI to use another server, or"
-            " GRAPHMEM_TEST_DOCKER=1 to use Docker; `-m 'not neo4j'` deselects these tests)",
-            pytrace=False,
-        )
+        problem = str(e)
+    if os.environ.get("GRAPHMEM_TEST_DOCKER") == "1" and _docker_works():
+        return load_settings(database_url=sqlite_url, **_neo4j_container(request))
+    pytest.fail(
+        f"no Neo4j for the tests: {problem}\n(set GRAPHMEM_NEO4J_URI to use another server, or"
+        " GRAPHMEM_TEST_DOCKER=1 to use Docker; -m 'not neo4j' deselects these tests)",
+        pytrace=False,
+    )
 
 
 @pytest.fixture(scope="session")
@@ -127,15 +125,20 @@ def settings(neo4j_settings: Settings) -> Settings:
 @pytest.fixture(scope="session")
 def graph(neo4j_settings: Settings) -> Iterator[GraphDriver]:
     """One driver for the session; the graph schema is migrated once, before any test."""
-    driver = GraphDriver(neo4j_settings)
+    driver: GraphDriver | None = None
     try:
+        driver = GraphDriver(neo4j_settings)
         driver.verify()
         graph_migrations.up(driver)
     except GraphMemError as e:
+        problem = str(e)
+        if driver is not None:
+            driver.close()
+    else:
+        yield driver
         driver.close()
-        pytest.fail(f"test Neo4j: {e}", pytrace=False)
-    yield driver
-    driver.close()
+        return
+    pytest.fail(f"test Neo4j: {problem}", pytrace=False)
 
 
 @pytest.fixture(scope="session")
@@ -170,15 +173,15 @@ def pg_url() -> str:
     try:
         with psycopg.connect(url, connect_timeout=5) as conn:
             conn.execute("SELECT 1")
+        return url
     except psycopg.Error as e:
         reason = (str(e).strip().splitlines() or [type(e).__name__])[0]
-        pytest.fail(
-            f"test Postgres at {redact(url)} is not reachable: {reason}. Start it (`.ci/run`"
-            " does: pg_ctlcluster 15 main start, role and database graphmem/graphmem_test),"
-            " or set GRAPHMEM_TEST_POSTGRES_URL, or deselect with -m 'not postgres'",
-            pytrace=False,
-        )
-    return url
+    pytest.fail(
+        f"test Postgres at {redact(url)} is not reachable: {reason}. Start it (`.ci/run`"
+        " does: pg_ctlcluster 15 main start, role and database graphmem/graphmem_test),"
+        " or set GRAPHMEM_TEST_POSTGRES_URL, or deselect with -m 'not postgres'",
+        pytrace=False,
+    )
 
 
 @pytest.fixture

@@ -1,0 +1,72 @@
+"""The hot path reads through indexes: never a label scan of the space, never retired rows."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from graphmem import GraphMem
+from graphmem.graph.queries import query
+from graphmem.remember import pipeline
+from graphmem.runtime import Runtime
+
+
+def _operators(plan: Any) -> set[str]:
+    ops = {plan["operatorType"].split("@")[0]}
+    for child in plan.get("children", []):
+        ops |= _operators(child)
+    return ops
+
+
+def _explain(runtime: Runtime, name: str, **params: Any) -> set[str]:
+    with runtime.graph.session() as session:
+        summary = session.run("EXPLAIN " + query(name), params).consume()
+    assert summary.plan is not None
+    return _operators(summary.plan)
+
+
+@pytest.mark.parametrize("name, params", [
+    ("remember/load_slots", {"slots": [{"subject": "db", "scope": "global"}]}),
+    ("remember/load_archived", {"slots": [{"subject": "db", "scope": "global"}]}),
+    ("facts/hot", {"subject": None, "statuses": ["ACTIVE", "FLAGGED_CONFLICT"]}),
+    ("remember/message_facts", {"message_key": "k"}),
+])
+def test_hot_path_statements_seek_indexes(runtime: Runtime, name: str,
+                                          params: dict[str, Any]) -> None:
+    ops = _operators_for(runtime, name, params)
+    assert any("IndexSeek" in op for op in ops), ops
+    assert not ops & {"NodeByLabelScan", "AllNodesScan"}, ops
+
+
+def _operators_for(runtime: Runtime, name: str, params: dict[str, Any]) -> set[str]:
+    return _explain(runtime, name, space="s", now=datetime.now(UTC), **params)
+
+
+def test_reconcile_never_loads_retired_rows(mem: GraphMem, monkeypatch: pytest.MonkeyPatch
+                                            ) -> None:
+    for value in ("COO", "CEO", "CTO"):
+        mem.remember_facts([{"subject": "role", "value": value, "confidence": 0.9}])
+    seen: list[int] = []
+    original = pipeline.load_states
+
+    def spy(tx: Any, space: str, proposals: Any) -> Any:
+        states = original(tx, space, proposals)
+        seen.extend(len(s.facts) for s in states.values())
+        return states
+
+    monkeypatch.setattr(pipeline, "load_states", spy)
+    mem.remember_facts([{"subject": "role", "value": "CFO", "confidence": 0.9}])
+    assert seen == [1]
+
+
+def test_one_call_is_one_transaction(mem: GraphMem, monkeypatch: pytest.MonkeyPatch) -> None:
+    def fail(*args: Any, **kwargs: Any) -> None:
+        raise RuntimeError("crash after the graph writes, before commit")
+
+    monkeypatch.setattr(pipeline, "_outbox", fail)
+    with pytest.raises(RuntimeError):
+        mem.remember_facts([{"subject": "db", "value": "MySQL"},
+                            {"subject": "cache", "value": "Redis"}])
+    assert mem.active() == [] and len(mem.history("db")) == 0

@@ -1,0 +1,123 @@
+"""Schema versions: the graph's on the real Neo4j, the relational one on SQLite and Postgres.
+
+The session's Neo4j is shared with other tests (and other people), so these tests never
+lower the version node: they re-apply what is there and check that nothing changes.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from graphmem.cli import app
+from graphmem.graph import migrations as graph_migrations
+from graphmem.graph.driver import GraphDriver
+from graphmem.graph.queries import statements
+from graphmem.mirror import migrations as store_migrations
+from graphmem.mirror.db import RelationalStore
+from graphmem.runtime import Runtime
+from graphmem.settings import Settings
+
+CONSTRAINTS = {"fact_id", "space_key", "entity_key", "conflict_id", "outbox_id"}
+INDEXES = {"fact_slot", "fact_space_status", "fact_message", "conflict_space_status",
+           "outbox_pending", "fact_text", "entity_name", "fact_embedding"}
+
+
+def rows(graph: GraphDriver, cypher: str) -> list[dict[str, Any]]:
+    with graph.session() as session:
+        return [record.data() for record in session.run(cypher)]
+
+
+def test_graph_schema_is_current_and_up_again_is_a_no_op(graph: GraphDriver) -> None:
+    latest = graph_migrations.latest_version()
+    assert graph_migrations.current_version(graph) == latest
+    assert graph_migrations.pending(graph) == []
+    assert graph_migrations.up(graph) == []
+    assert graph_migrations.current_version(graph) == latest
+
+
+def test_one_schema_version_node(graph: GraphDriver) -> None:
+    found = rows(graph, "MATCH (v:SchemaVersion {id: 'graph'}) RETURN v.version AS version,"
+                        " v.name AS name, v.applied_at IS NOT NULL AS stamped")
+    last = graph_migrations.migrations()[-1]
+    assert found == [{"version": last.version, "name": last.name, "stamped": True}]
+
+
+def test_constraints_and_indexes_are_installed(graph: GraphDriver) -> None:
+    constraints = {r["name"] for r in rows(graph, "SHOW CONSTRAINTS YIELD name")}
+    indexes = {r["name"]: r["state"] for r in rows(graph, "SHOW INDEXES YIELD name, state")}
+    assert constraints >= CONSTRAINTS
+    assert set(indexes) >= INDEXES
+    assert all(indexes[name] == "ONLINE" for name in INDEXES)
+
+
+def test_reapplying_every_statement_is_harmless(graph: GraphDriver) -> None:
+    """A step that was half applied (crash before the version node moved) can run again."""
+    before = rows(graph, "SHOW INDEXES YIELD name RETURN count(*) AS n")
+    for migration in graph_migrations.migrations():
+        with graph.session() as session:
+            for statement in statements(migration.query_name):
+                session.run(statement).consume()
+    assert rows(graph, "SHOW INDEXES YIELD name RETURN count(*) AS n") == before
+
+
+def test_runtime_migrate_covers_both_stores(
+    settings: Settings, graph: GraphDriver, relational_url: str
+) -> None:
+    store = RelationalStore(relational_url)
+    runtime = Runtime(settings, graph, store)
+    try:
+        first = runtime.migrate()
+        assert first == {
+            "graph": [],
+            "relational": [f"{m.version:03d}_{m.name}" for m in store_migrations.MIGRATIONS],
+        }
+        assert runtime.migrate() == {"graph": [], "relational": []}
+        assert runtime.readiness() == {"neo4j": "ok", "relational": "ok"}
+    finally:
+        store.close()
+
+
+def test_readiness_names_an_outdated_relational_schema(
+    settings: Settings, graph: GraphDriver, relational_url: str
+) -> None:
+    store = RelationalStore(relational_url)
+    try:
+        checks = Runtime(settings, graph, store).readiness()
+    finally:
+        store.close()
+    assert checks["neo4j"] == "ok"
+    assert "run `graphmem migrate up`" in checks["relational"]
+
+
+@pytest.fixture
+def cli_env(settings: Settings, relational_url: str) -> dict[str, str]:
+    env = {"GRAPHMEM_HOME": str(settings.home), "GRAPHMEM_DATABASE_URL": relational_url}
+    if settings.neo4j_uri:
+        env["GRAPHMEM_NEO4J_URI"] = settings.neo4j_uri
+    user, password = settings.neo4j_auth()
+    env.update(GRAPHMEM_NEO4J_USER=user, GRAPHMEM_NEO4J_PASSWORD=password,
+               GRAPHMEM_NEO4J_DATABASE=settings.neo4j_database)
+    return env
+
+
+def test_migrate_commands(graph: GraphDriver, cli_env: dict[str, str]) -> None:
+    runner = CliRunner()
+    latest_graph = graph_migrations.latest_version()
+    latest_store = store_migrations.latest_version()
+
+    status = runner.invoke(app, ["migrate", "status"], env=cli_env)
+    assert status.exit_code == 0, status.output
+    assert f"graph: version {latest_graph} of {latest_graph}" in status.output
+    assert f"relational: version 0 of {latest_store}" in status.output
+
+    first = runner.invoke(app, ["migrate", "up"], env=cli_env)
+    assert first.exit_code == 0, first.output
+    assert "graph: already current" in first.output
+    assert "relational: 001_events" in first.output
+
+    second = runner.invoke(app, ["migrate", "up"], env=cli_env)
+    assert second.exit_code == 0, second.output
+    assert second.output.splitlines() == ["graph: already current", "relational: already current"]
