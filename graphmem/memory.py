@@ -286,7 +286,8 @@ class GraphMem:
         if mode == "reject":
             return approve.reject(fact)
         if winner is not None and fact.id == winner.id:
-            state = load_states(tx, self.key, (Proposal(fact.subject, fact.value, fact.scope),))
+            _, state = load_states(tx, self.key, (Proposal(fact.subject, fact.value, fact.scope),),
+                                   now)
             return approve.accept(fact, state[(fact.subject, fact.scope)],
                                   self.schema.resolve(fact.subject))
         if winner is not None and winner.status == Status.ACTIVE:

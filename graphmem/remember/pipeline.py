@@ -55,43 +55,44 @@ class WriteRequest:
     curated: frozenset[str]
 
 
-def load_states(tx: ManagedTransaction, space: str, proposals: tuple[Proposal, ...]
-                ) -> dict[Slot, SlotState]:
-    """The hot set of every slot the proposals touch, plus the two indexed side lookups."""
-    slots = sorted({(p.subject, p.scope) for p in proposals})
-    params = [{"subject": s, "scope": c} for s, c in slots]
+def _slot_params(proposals: tuple[Proposal, ...], keep: Any = None) -> list[dict[str, str]]:
+    slots = sorted({(p.subject, p.scope) for p in proposals if keep is None or keep(p)})
+    return [{"subject": s, "scope": c} for s, c in slots]
+
+
+def load_states(tx: ManagedTransaction, space: str, proposals: tuple[Proposal, ...],
+                now: datetime) -> tuple[str | None, dict[Slot, SlotState]]:
+    """Take the space lock and load the hot set of every slot the proposals touch, in one
+    round trip; returns the space's stored policy (JSON) and the slot states."""
+    row = run(tx, "remember/lock_and_load", space=space, now=now,
+              slots=_slot_params(proposals),
+              past=_slot_params(proposals, lambda p: p.time_ref == TimeRef.PAST),
+              coexist=_slot_params(proposals, lambda p: p.action == Action.COEXIST))[0]
     facts: dict[Slot, list[Fact]] = defaultdict(list)
-    for row in run(tx, "remember/load_slots", space=space, slots=params):
-        fact = row_to_fact(row["fact"])
+    for raw in row["facts"]:
+        fact = row_to_fact(raw)
         facts[(fact.subject, fact.scope)].append(fact)
-    archived: dict[Slot, frozenset[str]] = {}
-    past = [{"subject": p.subject, "scope": p.scope} for p in proposals
-            if p.time_ref == TimeRef.PAST]
-    if past:
-        for row in run(tx, "remember/load_archived", space=space, slots=past):
-            archived[(row["subject"], row["scope"])] = frozenset(row["values"])
-    elsewhere: set[Slot] = set()
-    coexist = [{"subject": p.subject, "scope": p.scope} for p in proposals
-               if p.action == Action.COEXIST]
-    if coexist:
-        for row in run(tx, "remember/subjects_elsewhere", space=space, slots=coexist):
-            if row["elsewhere"]:
-                elsewhere.add((row["subject"], row["scope"]))
-    return {
-        slot: SlotState(tuple(facts.get(slot, ())), archived.get(slot, frozenset()),
-                        slot in elsewhere)
-        for slot in slots
+    archived: dict[Slot, set[str]] = defaultdict(set)
+    for item in row["archived"]:
+        archived[(item["subject"], item["scope"])].add(item["value"])
+    elsewhere = {(item["subject"], item["scope"]) for item in row["elsewhere"]}
+    states = {
+        (s["subject"], s["scope"]): SlotState(
+            tuple(facts.get((s["subject"], s["scope"]), ())),
+            frozenset(archived.get((s["subject"], s["scope"]), ())),
+            (s["subject"], s["scope"]) in elsewhere)
+        for s in _slot_params(proposals)
     }
+    return row["policy"], states
 
 
 def write_proposals(tx: ManagedTransaction, req: WriteRequest) -> list[Result]:
     """The transaction function: lock, load, reconcile, write, outbox."""
     info = req.info
-    lock = run(tx, "remember/lock_space", space=info.space, now=info.now)
-    policy = req.policy or policy_from_json(lock[0]["policy"])
+    stored_policy, states = load_states(tx, info.space, req.proposals, info.now)
+    policy = req.policy or policy_from_json(stored_policy)
     if req.curated:
         policy = Policy(policy.mode, policy.authority, policy.curated | req.curated)
-    states = load_states(tx, info.space, req.proposals)
     specs = {p.subject: spec for p in req.proposals if (spec := req.schema.resolve(p.subject))}
     ambiguous = detect_ambiguity(req.proposals, specs)
     batch = Batch()
@@ -105,10 +106,9 @@ def write_proposals(tx: ManagedTransaction, req: WriteRequest) -> list[Result]:
         states[slot] = apply_to_state(states[slot], d, p, ctx, info.now)
         batch.add(p, d, info, before)
         decided.append((p, d))
+    batch.outbox.append(_outbox_entry(info, batch, [_result(p, d, {}) for p, d in decided]))
     conflicts = batch.apply(tx, info.space, info.now)
-    results = [_result(p, d, conflicts) for p, d in decided]
-    _outbox(tx, info, batch, results)
-    return results
+    return [_result(p, d, conflicts) for p, d in decided]
 
 
 def _result(p: Proposal, d: Decision, conflicts: dict[str, str]) -> Result:
@@ -119,8 +119,7 @@ def _result(p: Proposal, d: Decision, conflicts: dict[str, str]) -> Result:
                   conflict_id=conflicts.get(d.fact_id) if d.fact_id else None)
 
 
-def _outbox(tx: ManagedTransaction, info: WriteInfo, batch: Batch, results: list[Result]
-            ) -> None:
+def _outbox_entry(info: WriteInfo, batch: Batch, results: list[Result]) -> dict[str, Any]:
     """The change as one event, committed with the graph write for the mirror to apply."""
     payload: dict[str, Any] = {
         "source": info.source,
@@ -129,8 +128,8 @@ def _outbox(tx: ManagedTransaction, info: WriteInfo, batch: Batch, results: list
         "facts": batch.facts, "supersedes": batch.supersedes, "retracts": batch.retracts,
         "refines": batch.refines, "conflicts": batch.conflicts,
     }
-    run(tx, "remember/outbox_add", id=new_id("e"), space=info.space, kind="remember",
-        payload=json.dumps(payload, default=_json_default, sort_keys=True), now=info.now)
+    return {"id": new_id("e"), "kind": "remember",
+            "payload": json.dumps(payload, default=_json_default, sort_keys=True)}
 
 
 def _json_default(value: Any) -> Any:

@@ -53,7 +53,9 @@ class Batch:
     supersedes: list[dict[str, Any]] = field(default_factory=list)
     retracts: list[dict[str, Any]] = field(default_factory=list)
     refines: list[dict[str, Any]] = field(default_factory=list)
+    statuses: list[dict[str, Any]] = field(default_factory=list)
     conflicts: list[dict[str, Any]] = field(default_factory=list)
+    outbox: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, p: Proposal, d: Decision, info: WriteInfo, before: dict[str, Fact]) -> None:
         valid_from = p.valid_from or info.now
@@ -80,14 +82,9 @@ class Batch:
 
     def apply(self, tx: ManagedTransaction, space: str, now: datetime) -> dict[str, str]:
         """Write everything; returns fact id → conflict id for the flagged facts."""
-        if self.facts:
-            run(tx, "remember/create_facts", rows=self.facts)
-        if self.refines:
-            run(tx, "remember/refine", rows=self.refines, space=space, now=now)
-        if self.supersedes:
-            run(tx, "remember/supersede", edges=self.supersedes, space=space, now=now)
-        if self.retracts:
-            run(tx, "remember/retract", edges=self.retracts, space=space, now=now)
+        run(tx, "remember/apply", space=space, now=now, facts=self.facts,
+            refines=self.refines, statuses=self.statuses, supersedes=self.supersedes,
+            retracts=self.retracts, outbox=self.outbox)
         if not self.conflicts:
             return {}
         rows = run(tx, "remember/open_conflicts", rows=self.conflicts, space=space, now=now)
@@ -123,9 +120,9 @@ def _fact_row(p: Proposal, d: Decision, info: WriteInfo) -> dict[str, Any]:
 
 
 def apply_plan(tx: ManagedTransaction, space: str, plan: Plan, now: datetime,
-               source: str) -> str | None:
+               source: str, outbox: dict[str, Any] | None = None) -> str | None:
     """Apply an approval plan; returns the tombstone's id when one was written."""
-    tomb_id = None
+    batch, tomb_id = Batch(), None
     if plan.tombstone_for is not None:
         target = plan.tombstone_for
         tomb_id = new_id("f")
@@ -133,19 +130,18 @@ def apply_plan(tx: ManagedTransaction, space: str, plan: Plan, now: datetime,
                     value=tombstone_value(target), status=Status.HISTORICAL, source=source,
                     confidence=1.0, category=target.category, recorded_at=now, retired_at=now,
                     cardinality=target.cardinality)
-        run(tx, "remember/create_facts", rows=[fact_to_row(tomb, action="RETRACT")])
-        run(tx, "remember/retract", edges=[{"new": tomb_id, "old": target.id, "valid_to": now}],
-            space=space, now=now)
+        batch.facts.append(fact_to_row(tomb, action="RETRACT"))
+        batch.retracts.append({"new": tomb_id, "old": target.id, "valid_to": now})
     if plan.refine is not None:
         fact, value = plan.refine
         revision = json.dumps({"value": fact.value, "at": now.isoformat(), "source": source},
                               sort_keys=True)
-        run(tx, "remember/refine", space=space, now=now, rows=[{
-            "id": fact.id, "value": value, "value_key": value_key(value),
-            "confidence": fact.confidence, "revision": revision}])
-    if plan.statuses:
-        run(tx, "facts/set_status", rows=plan.statuses, space=space, now=now)
-    if plan.supersedes:
-        edges = [{"new": new, "old": old, "valid_to": now} for new, old in plan.supersedes]
-        run(tx, "remember/supersede", edges=edges, space=space, now=now)
+        batch.refines.append({"id": fact.id, "value": value, "value_key": value_key(value),
+                              "confidence": fact.confidence, "revision": revision})
+    batch.statuses = plan.statuses
+    batch.supersedes = [{"new": new, "old": old, "valid_to": now}
+                        for new, old in plan.supersedes]
+    if outbox is not None:
+        batch.outbox.append(outbox)
+    batch.apply(tx, space, now)
     return tomb_id

@@ -10,6 +10,7 @@ import pytest
 from graphmem import GraphMem
 from graphmem.graph.queries import query
 from graphmem.remember import pipeline
+from graphmem.remember.write import Batch
 from graphmem.runtime import Runtime
 
 
@@ -28,8 +29,9 @@ def _explain(runtime: Runtime, name: str, **params: Any) -> set[str]:
 
 
 @pytest.mark.parametrize("name, params", [
-    ("remember/load_slots", {"slots": [{"subject": "db", "scope": "global"}]}),
-    ("remember/load_archived", {"slots": [{"subject": "db", "scope": "global"}]}),
+    ("remember/lock_and_load", {"slots": [{"subject": "db", "scope": "global"}],
+                                "past": [{"subject": "db", "scope": "global"}],
+                                "coexist": [{"subject": "db", "scope": "global"}]}),
     ("facts/hot", {"subject": None, "statuses": ["ACTIVE", "FLAGGED_CONFLICT"]}),
     ("remember/message_facts", {"message_key": "k"}),
 ])
@@ -51,10 +53,10 @@ def test_reconcile_never_loads_retired_rows(mem: GraphMem, monkeypatch: pytest.M
     seen: list[int] = []
     original = pipeline.load_states
 
-    def spy(tx: Any, space: str, proposals: Any) -> Any:
-        states = original(tx, space, proposals)
+    def spy(tx: Any, space: str, proposals: Any, now: Any) -> Any:
+        policy, states = original(tx, space, proposals, now)
         seen.extend(len(s.facts) for s in states.values())
-        return states
+        return policy, states
 
     monkeypatch.setattr(pipeline, "load_states", spy)
     mem.remember_facts([{"subject": "role", "value": "CFO", "confidence": 0.9}])
@@ -62,10 +64,13 @@ def test_reconcile_never_loads_retired_rows(mem: GraphMem, monkeypatch: pytest.M
 
 
 def test_one_call_is_one_transaction(mem: GraphMem, monkeypatch: pytest.MonkeyPatch) -> None:
-    def fail(*args: Any, **kwargs: Any) -> None:
+    original = Batch.apply
+
+    def fail(self: Batch, *args: Any, **kwargs: Any) -> None:
+        original(self, *args, **kwargs)
         raise RuntimeError("crash after the graph writes, before commit")
 
-    monkeypatch.setattr(pipeline, "_outbox", fail)
+    monkeypatch.setattr(Batch, "apply", fail)
     with pytest.raises(RuntimeError):
         mem.remember_facts([{"subject": "db", "value": "MySQL"},
                             {"subject": "cache", "value": "Redis"}])

@@ -1,0 +1,132 @@
+"""bench/reconcile: ingest pre-extracted facts one call per fact, then in batches of 1,000.
+
+    python -m bench.reconcile            # 1k, 10k and 100k facts (the issue's sizes)
+    python -m bench.reconcile --sizes 1000,10000
+
+Workload: 60% new slots, 30% changes of existing slots, 5% removals, 5% restatements.
+Per-write latency is sampled over the last 1,000 writes before each size is reached, so
+the p50 at 100k against the p50 at 1k shows whether cost grows with the space.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import time
+import uuid
+from collections.abc import Iterator
+from typing import Any
+
+from bench.results import percentile, write_section
+from graphmem import GraphMem
+from graphmem.runtime import Runtime
+
+WINDOW = 1000
+
+
+def workload(seed: int) -> Iterator[dict[str, Any]]:
+    """An endless, reproducible stream of extractor-shaped facts."""
+    rng = random.Random(seed)
+    current: dict[str, str] = {}
+    slots: list[str] = []
+    version = 0
+    while True:
+        version += 1
+        roll = rng.random()
+        if roll < 0.60 or len(slots) < 10:
+            subject = f"setting_{len(slots)}"
+            slots.append(subject)
+            current[subject] = f"v{version}"
+            yield {"subject": subject, "value": current[subject], "confidence": 0.9}
+            continue
+        subject = rng.choice(slots)
+        if subject not in current:
+            current[subject] = f"v{version}"
+            yield {"subject": subject, "value": current[subject], "confidence": 0.9}
+        elif roll < 0.90:
+            current[subject] = f"v{version}"
+            yield {"subject": subject, "value": current[subject], "action": "SUPERSEDE",
+                   "confidence": 0.9}
+        elif roll < 0.95:
+            yield {"subject": subject, "value": current.pop(subject), "action": "RETRACT",
+                   "confidence": 0.9}
+        else:
+            yield {"subject": subject, "value": current[subject], "confidence": 0.9}
+
+
+def single(mem: GraphMem, sizes: list[int]) -> list[dict[str, float]]:
+    rows, stream, written, start = [], workload(1), 0, time.perf_counter()
+    for size in sizes:
+        window: list[float] = []
+        while written < size:
+            fact = next(stream)
+            t = time.perf_counter()
+            mem.remember_facts([fact])
+            elapsed = time.perf_counter() - t
+            written += 1
+            if size - written < WINDOW:
+                window.append(elapsed)
+        total = time.perf_counter() - start
+        rows.append({"size": size, "rate": written / total, "p50": percentile(window, 50) * 1e3,
+                     "p99": percentile(window, 99) * 1e3})
+        print(f"single  {size:>7} facts: {written / total:8.0f} facts/s  "
+              f"p50 {rows[-1]['p50']:.2f} ms  p99 {rows[-1]['p99']:.2f} ms", flush=True)
+    return rows
+
+
+def batched(mem: GraphMem, sizes: list[int], batch: int = 1000) -> list[dict[str, float]]:
+    rows, stream, written, start = [], workload(2), 0, time.perf_counter()
+    for size in sizes:
+        per_fact: list[float] = []
+        while written < size:
+            facts = [next(stream) for _ in range(min(batch, size - written))]
+            t = time.perf_counter()
+            mem.remember_facts(facts)
+            per_fact.append((time.perf_counter() - t) / len(facts))
+            written += len(facts)
+        total = time.perf_counter() - start
+        rows.append({"size": size, "rate": written / total,
+                     "p50": percentile(per_fact, 50) * 1e3, "p99": percentile(per_fact, 99) * 1e3})
+        print(f"batched {size:>7} facts: {written / total:8.0f} facts/s  "
+              f"p50 {rows[-1]['p50']:.3f} ms/fact  p99 {rows[-1]['p99']:.3f} ms/fact", flush=True)
+    return rows
+
+
+def report(single_rows: list[dict[str, float]], batch_rows: list[dict[str, float]]) -> str:
+    lines = ["| mode | space size | facts/s | p50 per write (ms) | p99 per write (ms) |",
+             "| --- | ---: | ---: | ---: | ---: |"]
+    for mode, rows in (("single", single_rows), ("batch of 1,000", batch_rows)):
+        for r in rows:
+            lines.append(f"| {mode} | {r['size']:,} | {r['rate']:,.0f} | {r['p50']:.3f} | "
+                         f"{r['p99']:.3f} |")
+    growth = single_rows[-1]["p50"] / single_rows[0]["p50"]
+    lines += ["", f"Per-write p50 at {single_rows[-1]['size']:,} facts ÷ at "
+              f"{single_rows[0]['size']:,}: **{growth:.2f}×** (target ≤ 1.5×). "
+              f"Single-fact writes: **{single_rows[-1]['rate']:,.0f} facts/s** (target ≥ 200); "
+              f"batched: **{batch_rows[-1]['rate']:,.0f} facts/s** (target ≥ 2,000)."]
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--sizes", default="1000,10000,100000")
+    args = parser.parse_args()
+    sizes = sorted(int(s) for s in args.sizes.split(","))
+    runtime = Runtime.open()
+    runtime.migrate()
+    tag = uuid.uuid4().hex[:8]
+    try:
+        with GraphMem(space=f"bench-single-{tag}", runtime=runtime) as mem:
+            single_rows = single(mem, sizes)
+        with GraphMem(space=f"bench-batch-{tag}", runtime=runtime) as mem:
+            batch_rows = batched(mem, sizes)
+    finally:
+        runtime.close()
+    body = report(single_rows, batch_rows)
+    print(body)
+    write_section("reconcile", "Command: `python -m bench.reconcile --sizes "
+                  f"{args.sizes}`\n\n{body}")
+
+
+if __name__ == "__main__":
+    main()

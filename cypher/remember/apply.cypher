@@ -1,0 +1,49 @@
+// Every change of one write in one round trip, in the order that keeps references valid:
+// new facts first, then in-place refines, status changes, retirements, and the outbox entry
+// the mirror applies later. Empty lists cost nothing.
+CALL () {
+  UNWIND $facts AS row
+  CREATE (f:Fact)
+  SET f = row
+}
+CALL () {
+  UNWIND $refines AS row
+  MATCH (f:Fact {id: row.id})
+  WHERE f.space = $space
+  SET f.revisions = coalesce(f.revisions, []) + [row.revision],
+      f.value = row.value, f.value_key = row.value_key,
+      f.confidence = row.confidence, f.refined_at = $now
+}
+CALL () {
+  UNWIND $statuses AS row
+  MATCH (f:Fact {id: row.id})
+  WHERE f.space = $space
+  SET f.status = row.status,
+      f.held_from = CASE WHEN row.status = 'ACTIVE' THEN coalesce(f.held_from, $now)
+                         ELSE f.held_from END,
+      f.retired_at = CASE WHEN row.status IN ['SUPERSEDED', 'HISTORICAL'] THEN $now
+                          ELSE f.retired_at END,
+      f.coexist = coalesce(row.coexist, f.coexist)
+}
+CALL () {
+  UNWIND $supersedes AS e
+  MATCH (new:Fact {id: e.new}), (old:Fact {id: e.old})
+  WHERE old.space = $space AND new.space = $space
+  CREATE (new)-[:SUPERSEDES {at: $now}]->(old)
+  SET old.status = 'SUPERSEDED', old.retired_at = $now,
+      old.valid_to = coalesce(old.valid_to, e.valid_to)
+}
+CALL () {
+  UNWIND $retracts AS e
+  MATCH (tomb:Fact {id: e.new}), (old:Fact {id: e.old})
+  WHERE old.space = $space AND tomb.space = $space
+  CREATE (tomb)-[:RETRACTS {at: $now}]->(old)
+  SET old.status = 'SUPERSEDED', old.retired_at = $now,
+      old.valid_to = coalesce(old.valid_to, e.valid_to)
+}
+CALL () {
+  UNWIND $outbox AS o
+  CREATE (:Outbox {id: o.id, space: $space, kind: o.kind, payload: o.payload,
+                   created_at: $now, done: false})
+}
+RETURN true AS applied

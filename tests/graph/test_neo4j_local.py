@@ -1,0 +1,235 @@
+"""The managed local Neo4j: the running one is inspected, never restarted or duplicated.
+
+Failure paths run against a fake installation (a data directory whose lib/ holds an empty
+`neo4j-5.26.30.jar`) and fake `java` scripts on PATH, so no second server is ever started.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import socket
+import stat
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from typer.testing import CliRunner
+
+from graphmem.cli import app
+from graphmem.errors import ManagedNeo4jError
+from graphmem.graph.driver import GraphDriver
+from graphmem.neo4j_local.manager import LocalNeo4j
+from graphmem.settings import Settings, load_settings
+
+GRAPHMEM = Path(sys.executable).parent / "graphmem"
+FAKE_VERSION = "5.26.30"
+
+
+# ---- the running managed server --------------------------------------------------------------
+@pytest.fixture
+def managed(settings: Settings) -> LocalNeo4j:
+    if not settings.managed_neo4j:
+        pytest.skip("GRAPHMEM_NEO4J_URI points at an external Neo4j: no managed server to test")
+    return LocalNeo4j(settings)
+
+
+def test_status_shows_version_ports_and_pid(managed: LocalNeo4j) -> None:
+    status = managed.status()
+    assert status.installed and status.running
+    assert status.pid == int(managed.pid_file.read_text())
+    assert status.version is not None and re.fullmatch(r"5\.26\.\d+", status.version)
+    text = str(status)
+    assert f"Neo4j {status.version}: running (pid {status.pid})" in text
+    assert f"bolt://127.0.0.1:{managed.settings.neo4j_bolt_port}" in text
+    assert f"http://127.0.0.1:{managed.settings.neo4j_http_port}/browser/" in text
+
+
+def test_status_command(managed: LocalNeo4j) -> None:
+    result = CliRunner().invoke(
+        app, ["neo4j", "status"], env={"GRAPHMEM_HOME": str(managed.settings.home)}
+    )
+    assert result.exit_code == 0, result.output
+    assert result.output.strip() == str(managed.status())
+
+
+def test_second_start_finds_the_running_server(managed: LocalNeo4j) -> None:
+    before = managed.status()
+    again = LocalNeo4j(managed.settings).start()
+    assert again.running
+    assert again.pid == before.pid
+
+
+def test_bolt_answers_with_the_generated_password(managed: LocalNeo4j) -> None:
+    password_file = managed.settings.password_file
+    assert stat.S_IMODE(password_file.stat().st_mode) == 0o600
+    graph = GraphDriver(managed.settings)
+    try:
+        with graph.session() as session:
+            assert session.run("RETURN 1 AS one").single(strict=True)["one"] == 1
+    finally:
+        graph.close()
+
+
+def test_browser_is_served(managed: LocalNeo4j) -> None:
+    response = httpx.get(f"http://127.0.0.1:{managed.settings.neo4j_http_port}/browser/")
+    assert response.status_code == 200
+    assert "text/html" in response.headers["content-type"]
+    assert "neo4j" in response.text.lower()
+
+
+# ---- failure paths on a fake installation ------------------------------------------------------
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def fake_home(tmp_path: Path) -> Path:
+    """The layout `install` leaves, with an empty jar standing in for the real ones."""
+    root = tmp_path / "home" / "neo4j"
+    for sub in ("lib", "conf", "data", "logs", "run", "plugins", "import"):
+        (root / sub).mkdir(parents=True)
+    (root / "lib" / f"neo4j-{FAKE_VERSION}.jar").touch()
+    return tmp_path / "home"
+
+
+def fake_settings(home: Path, **changes: object) -> Settings:
+    ports = {"neo4j_bolt_port": free_port(), "neo4j_http_port": free_port()}
+    return load_settings(home=home, **{**ports, **changes})
+
+
+def fake_java(folder: Path, script: str) -> Path:
+    """A folder holding only a `java` that runs `script`: put it first (or alone) on PATH."""
+    folder.mkdir(parents=True, exist_ok=True)
+    java = folder / "java"
+    java.write_text(f"#!/bin/sh\n{script}\n")
+    java.chmod(0o755)
+    return folder
+
+
+@pytest.fixture
+def listening() -> Iterator[int]:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        yield int(sock.getsockname()[1])
+
+
+def test_fake_installation_reports_its_version(fake_home: Path) -> None:
+    status = LocalNeo4j(fake_settings(fake_home)).status()
+    assert (status.installed, status.running, status.version) == (True, False, FAKE_VERSION)
+    assert "stopped" in str(status)
+
+
+@pytest.mark.parametrize("which", ["neo4j_bolt_port", "neo4j_http_port"])
+def test_a_taken_port_is_a_clear_error(fake_home: Path, listening: int, which: str) -> None:
+    local = LocalNeo4j(fake_settings(fake_home, **{which: listening}))
+    with pytest.raises(ManagedNeo4jError) as info:
+        local.start()
+    message = str(info.value)
+    assert f"port {listening} on 127.0.0.1 is taken" in message
+    assert "GRAPHMEM_NEO4J_BOLT_PORT" in message and "GRAPHMEM_NEO4J_HTTP_PORT" in message
+    assert not local.pid_file.exists()
+
+
+def test_start_before_install_says_to_install(tmp_path: Path) -> None:
+    local = LocalNeo4j(fake_settings(tmp_path / "empty"))
+    assert "not installed" in str(local.status())
+    with pytest.raises(ManagedNeo4jError, match=r"not installed: run `graphmem neo4j install`"):
+        local.start()
+
+
+def test_java_missing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    monkeypatch.setenv("PATH", str(empty))
+    local = LocalNeo4j(fake_settings(tmp_path / "home"))
+    with pytest.raises(ManagedNeo4jError, match=r"^Java is not on PATH: install Java 17\+"):
+        local.install()
+    assert not local.root.exists(), "nothing is created before the checks pass"
+
+
+@pytest.mark.parametrize(
+    ("banner", "major"),
+    [('openjdk version "11.0.22" 2024-01-16', 11), ('java version "1.8.0_392"', 8)],
+)
+def test_java_too_old(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, banner: str, major: int
+) -> None:
+    monkeypatch.setenv("PATH", str(fake_java(tmp_path / "bin", f"echo '{banner}' >&2")))
+    with pytest.raises(ManagedNeo4jError, match=rf"needs Java 17\+, found Java {major}:"):
+        LocalNeo4j(fake_settings(tmp_path / "home")).install()
+
+
+def test_maven_missing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    banner = 'openjdk version "17.0.15" 2025-04-15'
+    monkeypatch.setenv("PATH", str(fake_java(tmp_path / "bin", f"echo '{banner}' >&2")))
+    with pytest.raises(ManagedNeo4jError, match=r"^Maven \(mvn\) is not on PATH"):
+        LocalNeo4j(fake_settings(tmp_path / "home")).install()
+
+
+def test_a_server_that_exits_shows_the_log_tail(
+    monkeypatch: pytest.MonkeyPatch, fake_home: Path, tmp_path: Path
+) -> None:
+    java = fake_java(tmp_path / "bin", "echo 'fake neo4j: invalid configuration'; exit 1")
+    monkeypatch.setenv("PATH", str(java))
+    local = LocalNeo4j(fake_settings(fake_home))
+    with pytest.raises(ManagedNeo4jError) as info:
+        local.start()
+    message = str(info.value)
+    assert message.startswith("Neo4j exited during start-up:")
+    assert "fake neo4j: invalid configuration" in message
+    assert str(local.logs / "console.log") in message
+    assert not local.pid_file.exists()
+    assert not local.status().running
+
+
+def test_a_server_that_never_answers_times_out_and_stops_cleanly(
+    monkeypatch: pytest.MonkeyPatch, fake_home: Path, tmp_path: Path
+) -> None:
+    java = fake_java(tmp_path / "bin", "echo 'fake neo4j: still starting'; exec /bin/sleep 60")
+    monkeypatch.setenv("PATH", str(java))
+    local = LocalNeo4j(fake_settings(fake_home, neo4j_start_timeout=1.0))
+    try:
+        with pytest.raises(ManagedNeo4jError) as info:
+            local.start()
+        message = str(info.value)
+        assert "did not answer on Bolt within 1s (GRAPHMEM_NEO4J_START_TIMEOUT)" in message
+        assert "fake neo4j: still starting" in message
+        status = local.status()
+        assert status.running and status.pid is not None
+        assert "running (pid" in str(status)
+    finally:
+        stopped = local.stop(timeout=10)
+    assert stopped is True
+    assert not local.status().running
+    assert not local.pid_file.exists()
+    assert local.stop() is False
+
+
+# ---- the CLI: one line, no traceback -----------------------------------------------------------
+def test_install_without_java_is_one_line_on_stderr(tmp_path: Path) -> None:
+    empty = tmp_path / "bin"
+    empty.mkdir()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
+    env.update(PATH=str(empty), GRAPHMEM_HOME=str(tmp_path / "home"))
+    proc = subprocess.run([str(GRAPHMEM), "neo4j", "install"], env=env, cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60, check=False)
+    assert proc.returncode == 1
+    assert proc.stderr.splitlines() == [
+        "error: Java is not on PATH: install Java 17+ (Debian: `apt-get install openjdk-17-jre`)"
+    ]
+    assert proc.stdout == ""
+
+
+def test_managing_is_refused_when_an_external_uri_is_set(tmp_path: Path) -> None:
+    env = {"GRAPHMEM_HOME": str(tmp_path), "GRAPHMEM_NEO4J_URI": "bolt://127.0.0.1:1"}
+    result = CliRunner().invoke(app, ["neo4j", "start"], env=env)
+    assert result.exit_code == 1
+    assert "GRAPHMEM_NEO4J_URI is set (bolt://127.0.0.1:1)" in result.output
+    assert "Traceback" not in result.output
