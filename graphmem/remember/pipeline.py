@@ -11,12 +11,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from neo4j import ManagedTransaction
 
+from graphmem.graph import clusters  # issue 4: fact clustering
 from graphmem.graph.driver import run
 from graphmem.graph.facts import row_to_fact
 from graphmem.model import (
@@ -53,6 +54,7 @@ class WriteRequest:
     trusted: bool
     confidence_floor: float
     curated: frozenset[str]
+    cluster_jaccard: float = 0.5  # issue 4: collisions by entity overlap (seed 002)
 
 
 def _slot_params(proposals: tuple[Proposal, ...], keep: Any = None) -> list[dict[str, str]]:
@@ -108,7 +110,9 @@ def write_proposals(tx: ManagedTransaction, req: WriteRequest) -> list[Result]:
         decided.append((p, d))
     batch.outbox.append(_outbox_entry(info, batch, [_result(p, d, {}) for p, d in decided]))
     conflicts = batch.apply(tx, info.space, info.now)
-    return [_result(p, d, conflicts) for p, d in decided]
+    found = clusters.collisions(tx, info.space, decided, req.cluster_jaccard)  # issue 4
+    return [replace(_result(p, d, conflicts), collisions=found.get(d.fact_id or "", ()))
+            for p, d in decided]
 
 
 def _result(p: Proposal, d: Decision, conflicts: dict[str, str]) -> Result:

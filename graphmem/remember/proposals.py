@@ -13,6 +13,7 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from graphmem.errors import InvalidInput
+from graphmem.graph.facts import value_key
 from graphmem.model import (
     DEFAULT_SCOPE,
     Action,
@@ -88,6 +89,7 @@ def parse_proposal(raw: Mapping[str, Any], schema: SlotSchema) -> Proposal:
     unknown = set(raw) - _FIELDS
     if unknown:
         raise InvalidInput(f"unknown fact field(s): {', '.join(sorted(map(str, unknown)))}")
+    raw = _triple_defaults(raw)
     subject = _text(raw.get("subject"), "subject", 10_000, required=True) or ""
     value = _text(raw.get("value"), "value", MAX_VALUE_LENGTH)
     action = _enum(Action, raw.get("action"), "action", Action.ADD)
@@ -128,6 +130,35 @@ def _cardinality(raw: Any, spec: SlotSpec | None) -> Cardinality | None:
     if raw is None or raw == "":
         return None
     return _enum(Cardinality, raw, "cardinality", Cardinality.ONE)
+
+
+def _filled(raw: Any) -> bool:
+    return isinstance(raw, str) and bool(raw.strip())
+
+
+def _triple_defaults(raw: Mapping[str, Any]) -> Mapping[str, Any]:
+    """Issue 4: how a (head, relation, tail) fact maps to a slot.
+
+    The slot is the caller's subject, else `head relation` (normalised: `alice_works_at`);
+    the value is the tail. So a single-valued relation supersedes its old tail, and on a
+    many-valued one (cardinality many: identity = the whole value) each tail is its own
+    item and a removal naming a tail retires only that edge.
+    """
+    head, relation, tail = raw.get("head"), raw.get("relation"), raw.get("tail")
+    if (_filled(relation) or _filled(tail)) and not _filled(head):
+        raise InvalidInput("fact field 'head' is required with 'relation' or 'tail'")
+    if _filled(tail) and not _filled(relation):
+        raise InvalidInput("fact field 'relation' is required with 'tail'")
+    out = dict(raw)
+    if not _filled(raw.get("subject")) and _filled(relation):
+        out["subject"] = f"{head} {relation}"
+    value = raw.get("value")
+    if _filled(tail) and not _filled(value):
+        out["value"] = tail
+    elif _filled(tail) and isinstance(value, str) and value_key(value) != value_key(tail):
+        raise InvalidInput("fact field 'value' must equal 'tail' on a relation fact (or be"
+                           " omitted: the tail is the value)")
+    return out
 
 
 def parse_proposals(raw: Any, schema: SlotSchema) -> list[Proposal]:

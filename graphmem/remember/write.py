@@ -15,9 +15,11 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from graphmem.graph import projection  # the entity graph (issue 4)
 from graphmem.graph.driver import run
 from graphmem.graph.facts import fact_to_row, value_key
 from graphmem.model import Action, ConflictKind, Decision, Fact, Proposal, Status
+from graphmem.recall.text import fact_text  # retrieval's full-text field (issue 5)
 from graphmem.remember.approve import Plan, tombstone_value
 
 
@@ -82,13 +84,28 @@ class Batch:
 
     def apply(self, tx: ManagedTransaction, space: str, now: datetime) -> dict[str, str]:
         """Write everything; returns fact id → conflict id for the flagged facts."""
-        run(tx, "remember/apply", space=space, now=now, facts=self.facts,
-            refines=self.refines, statuses=self.statuses, supersedes=self.supersedes,
-            retracts=self.retracts, outbox=self.outbox)
+        run(tx, "remember/apply", space=space, now=now,
+            facts=[_stamped(row, now) for row in self.facts], refines=self.refines,
+            statuses=self.statuses, supersedes=[_edge(e, now) for e in self.supersedes],
+            retracts=[_edge(e, now) for e in self.retracts], outbox=self.outbox)
+        projection.apply_batch(tx, space, now, self)  # issue 4: same transaction
         if not self.conflicts:
             return {}
         rows = run(tx, "remember/open_conflicts", rows=self.conflicts, space=space, now=now)
         return {r["fact_id"]: r["conflict_id"] for r in rows}
+
+
+_STAMPS = ("recorded_at", "held_from", "valid_from", "valid_to", "retired_at")
+
+
+def _stamped(row: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """Split a fact row into its properties and the times that are the write's instant."""
+    stamped = {k: True for k in _STAMPS if row.get(k) is now}
+    return {"props": {k: v for k, v in row.items() if k not in stamped}, "stamped": stamped}
+
+
+def _edge(edge: dict[str, Any], now: datetime) -> dict[str, Any]:
+    return {**edge, "valid_to": None} if edge.get("valid_to") is now else edge
 
 
 def _fact_row(p: Proposal, d: Decision, info: WriteInfo) -> dict[str, Any]:
@@ -112,6 +129,8 @@ def _fact_row(p: Proposal, d: Decision, info: WriteInfo) -> dict[str, Any]:
         recorded_at=info.now, retired_at=info.now if retired else None,
     )
     extra: dict[str, Any] = {"action": d.action.value, "archived": archived}
+    extra.update(head_type=p.head_type, tail_type=p.tail_type)  # issue 4: entity types
+    extra["search_text"] = fact_text(d.subject, d.value, d.scope)  # issue 5: retrieval
     if d.status == Status.ACTIVE:
         extra["held_from"] = info.now
     if info.message_key:
