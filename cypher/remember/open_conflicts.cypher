@@ -1,4 +1,4 @@
-// Open a conflict for each flagged fact, or join the open one of the same kind on its slot.
+// Open a conflict per (slot, kind) of this write, or join the open one already there.
 UNWIND $rows AS row
 OPTIONAL MATCH (existing:Conflict {space: $space, subject: row.subject, scope: row.scope,
                                    kind: row.kind, status: 'open'})
@@ -14,8 +14,10 @@ CALL (row, existing) {
   RETURN existing AS c
 }
 WITH row, c
-UNWIND row.fact_ids AS fid
-MATCH (f:Fact {id: fid})
-WHERE f.space = $space
-MERGE (c)-[:INVOLVES]->(f)
-RETURN row.fact_id AS fact_id, c.id AS conflict_id
+CALL (row, c) {
+  UNWIND row.fact_ids AS fid
+  MATCH (f:Fact {id: fid})
+  WHERE f.space = $space
+  MERGE (c)-[:INVOLVES]->(f)
+}
+RETURN row.flagged AS flagged, c.id AS conflict_id

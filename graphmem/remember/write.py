@@ -75,12 +75,23 @@ class Batch:
                                  "value_key": value_key(d.value), "confidence": p.confidence,
                                  "revision": json.dumps(revision, sort_keys=True)})
         if d.conflict_kind is not None and d.fact_id is not None:
-            self.conflicts.append({
-                "id": new_id("c"), "subject": d.subject, "scope": d.scope,
-                "kind": d.conflict_kind.value, "severity": SEVERITY[d.conflict_kind],
-                "note": d.note, "fact_id": d.fact_id,
-                "fact_ids": [d.fact_id, *d.conflict_with],
-            })
+            self._conflict(d)
+
+    def _conflict(self, d: Decision) -> None:
+        """One conflict per (slot, kind) per write: later flags of the batch join it."""
+        assert d.conflict_kind is not None and d.fact_id is not None
+        for row in self.conflicts:
+            if (row["subject"], row["scope"], row["kind"]) == (
+                    d.subject, d.scope, d.conflict_kind.value):
+                row["flagged"].append(d.fact_id)
+                row["fact_ids"] = list(dict.fromkeys(
+                    [*row["fact_ids"], d.fact_id, *d.conflict_with]))
+                return
+        self.conflicts.append({
+            "id": new_id("c"), "subject": d.subject, "scope": d.scope,
+            "kind": d.conflict_kind.value, "severity": SEVERITY[d.conflict_kind],
+            "note": d.note, "flagged": [d.fact_id], "fact_ids": [d.fact_id, *d.conflict_with],
+        })
 
     def apply(self, tx: ManagedTransaction, space: str, now: datetime) -> dict[str, str]:
         """Write everything; returns fact id → conflict id for the flagged facts."""
@@ -92,7 +103,7 @@ class Batch:
         if not self.conflicts:
             return {}
         rows = run(tx, "remember/open_conflicts", rows=self.conflicts, space=space, now=now)
-        return {r["fact_id"]: r["conflict_id"] for r in rows}
+        return {fact_id: r["conflict_id"] for r in rows for fact_id in r["flagged"]}
 
 
 _STAMPS = ("recorded_at", "held_from", "valid_from", "valid_to", "retired_at")

@@ -400,3 +400,32 @@ def test_results_carry_fact_ids(mem: GraphMem) -> None:
     (result,) = mem.remember_facts([fact("db", "MySQL")])
     assert result.action == Action.ADD and result.subject == "db" and result.value == "MySQL"
     assert mem.fact(result.fact_id or "").status == Status.ACTIVE
+
+
+def test_dedup_prefilter_can_be_turned_off(make_mem: Callable[..., GraphMem],
+                                           settings: Any) -> None:
+    mem = make_mem(settings=settings.model_copy(update={"dedup_prefilter": False}))
+    say(mem, fact("state", "Redux"), text="we use Redux")
+    assert mem.prefilter("we use Redux") is None
+
+
+def test_ambiguity_two_values_in_one_message_are_flagged(mem: GraphMem) -> None:
+    say(mem, fact("db", "MySQL"))
+    out = say(mem, fact("db", "Postgres"), fact("db", "SQLite"),
+              text="we use Postgres and SQLite for the main database")
+    assert out == ["Stored: [FLAG] db = Postgres", "Stored: [FLAG] db = SQLite"]
+    assert values(mem, "db") == [("MySQL", "global")]
+    (conflict,) = mem.conflicts()
+    assert conflict.kind == ConflictKind.AMBIGUITY and len(conflict.fact_ids) == 3
+
+
+def test_flagged_facts_join_the_open_conflict_of_their_slot(mem: GraphMem) -> None:
+    say(mem, fact("db", "MySQL"))
+    say(mem, fact("db", "Postgres", confidence=0.4, reason="overheard in a meeting"))
+    say(mem, fact("db", "SQLite", confidence=0.5))
+    (conflict,) = mem.conflicts()
+    assert conflict.kind == ConflictKind.LOW_CONFIDENCE and conflict.severity == "low"
+    assert len(conflict.fact_ids) == 3
+    postgres = [f for f in mem.flagged() if f.value == "Postgres"][0]
+    assert postgres.metadata["reason"] == "overheard in a meeting"
+    assert postgres.proposed_action == Action.SUPERSEDE
