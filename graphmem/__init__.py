@@ -2,7 +2,10 @@
 
 from graphmem.errors import GraphMemError
 from graphmem.memory import Caller, GraphMem
+from graphmem.mirror.erasure import erase_subtree
+from graphmem.mirror.receipts import verify_receipt
 from graphmem.model import Action, Fact, Result, Space, Status
 
-__all__ = ["Action", "Caller", "Fact", "GraphMem", "GraphMemError", "Result", "Space", "Status"]
+__all__ = ["Action", "Caller", "Fact", "GraphMem", "GraphMemError", "Result", "Space", "Status",
+           "erase_subtree", "verify_receipt"]
 __version__ = "0.1.0"

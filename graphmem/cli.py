@@ -26,6 +26,43 @@ migrate_app = typer.Typer(no_args_is_help=True, help="Graph and relational schem
 app.add_typer(neo4j_app, name="neo4j")
 app.add_typer(migrate_app, name="migrate")
 
+# ---- API keys (issue 6): graphmem keys create|list|revoke ----
+from graphmem.auth.commands import keys_app  # noqa: E402
+
+app.add_typer(keys_app, name="keys")
+
+# ---- entity graph (issue 4): graphmem graph rebuild|sweep, graphmem fsck ----
+from graphmem.graph.commands import fsck_command, graph_app  # noqa: E402
+
+app.add_typer(graph_app, name="graph")
+app.command("fsck")(fsck_command)
+
+# ---- mirror, audit, erasure (issue 7): graphmem audit …, mirror …, erase, graph restore ----
+from graphmem.mirror.commands import (  # noqa: E402
+    audit_app,
+    erase_command,
+    mirror_app,
+    restore_command,
+)
+
+app.add_typer(audit_app, name="audit")
+app.add_typer(mirror_app, name="mirror")
+app.command("erase")(erase_command)
+graph_app.command("restore")(restore_command)
+
+# ---- remember(text) and recall (issue 5): graphmem remember|recall|history|conflicts ----
+from graphmem.recall.commands import (  # noqa: E402
+    conflicts_command,
+    history_command,
+    recall_command,
+    remember_command,
+)
+
+app.command("remember")(remember_command)
+app.command("recall")(recall_command)
+app.command("history")(history_command)
+app.command("conflicts")(conflicts_command)
+
 F = TypeVar("F", bound=Callable[..., Any])
 
 
@@ -142,8 +179,12 @@ def serve(
         runtime.migrate()
     finally:
         runtime.close()
+    from graphmem.http.logs import log_config  # issue 6: our access and error log lines
+
     uvicorn.run("graphmem.app:app_factory", factory=True, host=host or s.host,
-                port=port or s.port, workers=workers, log_level=s.log_level.lower())
+                port=port or s.port, workers=workers, log_level=s.log_level.lower(),
+                log_config=log_config(s.log_level), access_log=False, ws="websockets-sansio",
+                ws_max_size=s.max_body)
 
 
 @app.command("doctor")

@@ -11,18 +11,28 @@ same operations. It holds no business rule itself: reconcile decides, the stores
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from dataclasses import dataclass, replace
+from datetime import UTC, datetime, timedelta
 from types import TracebackType
 from typing import Any
 
 from neo4j import ManagedTransaction
 from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
 
-from graphmem.errors import AccessDenied, GraphMemError, InvalidInput, NotFound
-from graphmem.graph import reads
+from graphmem.errors import (
+    AccessDenied,
+    GraphMemError,
+    InvalidInput,
+    LLMUnavailable,
+    NotFound,
+)
+from graphmem.graph import entities as entity_store  # entity graph (issue 4)
+from graphmem.graph import entity_reads, projection, reads, related, related_answer
+from graphmem.graph import fsck as fsck_checks
 from graphmem.graph.driver import run, unavailable
 from graphmem.graph.facts import row_to_fact
+from graphmem.mirror import outbox as mirror_outbox  # issue 7
+from graphmem.mirror.operations import MirrorOperations, audit_operations  # issue 7
 from graphmem.model import (
     Action,
     Conflict,
@@ -35,12 +45,19 @@ from graphmem.model import (
     Space,
     Status,
 )
+from graphmem.recall.answer import Recall
+from graphmem.recall.check import ActCheck, check_before_act
+from graphmem.recall.pipeline import RecallRequest, recall
+from graphmem.recall.retrieve import Ranker
+from graphmem.recall.vectors import VectorIndex, written_ids
 from graphmem.remember import approve
+from graphmem.remember.extract import extract, usable
+from graphmem.remember.extract_context import extraction_input
 from graphmem.remember.pipeline import WriteRequest, load_states, message_key, write_proposals
 from graphmem.remember.policy import describe, make_policy, policy_from_json, policy_to_json
 from graphmem.remember.proposals import check_text, parse_proposals
 from graphmem.remember.results import NO_FACTS, NOTHING_TO_RETRACT
-from graphmem.remember.write import WriteInfo, apply_plan
+from graphmem.remember.write import Batch, WriteInfo, apply_plan
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 from graphmem.slots import SlotSchema, load_slot_schema
@@ -85,7 +102,8 @@ def _now() -> datetime:
     return datetime.now(UTC)
 
 
-class GraphMem:
+@audit_operations  # issue 7: every public operation appends an audit row
+class GraphMem(MirrorOperations):
     """Memory for one space; usable as a context manager."""
 
     def __init__(self, space: str | Space | None = None,
@@ -158,8 +176,10 @@ class GraphMem:
                          now=_now())
         req = WriteRequest(proposals, info, self.schema, self.policy, trusted,
                            self.settings.confidence_floor,
-                           frozenset(self.settings.curated_sources))
+                           frozenset(self.settings.curated_sources),
+                           self.settings.cluster_jaccard)  # issue 4: collisions
         results: list[Result] = self._in_write_tx(write_proposals, req)
+        self._ranker().vectors.store(self.key, written_ids(results))  # issue 5: after commit
         return results
 
     def _entitled(self, source: str) -> bool:
@@ -172,12 +192,13 @@ class GraphMem:
 
     def _in_write_tx(self, fn: Any, *args: Any) -> Any:
         try:
-            with self.graph.session() as session:
-                return session.execute_write(fn, *args)
+            result = self.graph.execute(fn, *args)  # issue 7: fails fast when Neo4j is down
         except (ServiceUnavailable, SessionExpired) as e:
             raise unavailable(self.settings, e) from e
         except Neo4jError as e:
             raise GraphMemError(f"Neo4j rejected the write: {e.message or e}") from e
+        self.runtime.mirror.notify(self.key)  # issue 7: the drainer applies the entry now
+        return result
 
     def prefilter(self, text: str) -> list[Result] | None:
         """The dedup prefilter: the exact message already produced facts, all still ACTIVE."""
@@ -189,6 +210,70 @@ class GraphMem:
             return None
         return [Result(Action.DEDUP, r["subject"], r["value"], r["id"],
                        f"Stored: [DEDUP] {r['subject']} = {r['value']}") for r in rows]
+
+    # ---- remember(text) and recall (issue 5) ----------------------------------------------
+    def remember(self, text: str, source: str = "",
+                 metadata: Mapping[str, Any] | None = None) -> list[Result]:
+        """Prefilter, one extraction call, then remember_facts (reconcile, vectors)."""
+        self._require("write")
+        text = check_text(text)
+        hit = self.prefilter(text)
+        if hit is not None:
+            return hit
+        facts = self._extract(text, forget=False)
+        if not facts:
+            return [Result(Action.SKIP, "", "", None, NO_FACTS)]
+        return self.remember_facts(facts, text=text, source=source, metadata=metadata)
+
+    def forget(self, text: str, source: str = "") -> list[Result]:
+        """One extraction with every action forced to RETRACT; no prefilter."""
+        self._require("write")
+        text = check_text(text)
+        facts = self._extract(text, forget=True)
+        if not facts:
+            return [Result(Action.SKIP, "", "", None, NOTHING_TO_RETRACT)]
+        return self.forget_facts(facts, text=text, source=source)
+
+    def recall(self, question: str, explain: bool = False, include_history: bool = False,
+               as_of: datetime | None = None,
+               critical_categories: Iterable[str] | None = None) -> Recall:
+        """The facts for the question (ranked when the space is large), one answer call."""
+        self._require("read")
+        categories = tuple(dict.fromkeys([*self.settings.critical_categories,
+                                          *(critical_categories or ())]))
+        req = RecallRequest(question, explain, include_history, as_of, categories)
+        return recall(self._ranker(), self.runtime.llm, self.key, req,
+                      self.settings.recall_context, self.settings.critical_budget)
+
+    def check_before_act(self, subjects: Iterable[str],
+                         max_age: timedelta | float | None = None) -> ActCheck:
+        """Refuses, with reasons, when a fact the action depends on is not safe to use."""
+        self._require("read")
+        canonical = [self._subject(s) or "" for s in subjects]
+        return check_before_act(self.graph, self.key, canonical, max_age,
+                                self.settings.change_window_seconds, _now())
+
+    def _extract(self, text: str, forget: bool) -> list[dict[str, Any]]:
+        if not text.strip():
+            raise InvalidInput("the message is empty: nothing to extract")
+        llm = self.runtime.llm
+        if llm is None:
+            raise LLMUnavailable("remember(text) and forget(text) need an LLM: set"
+                                 " GRAPHMEM_LLM_BASE_URL and GRAPHMEM_LLM_MODEL, or pass"
+                                 " extracted facts to remember_facts")
+        inp = extraction_input(self._ranker(), self.key, self.schema, text,
+                               self.settings.reconcile_context, forget)
+        return usable(extract(llm, inp, self.settings.extract_retries), self.schema)
+
+    def _ranker(self) -> Ranker:
+        """One Ranker per Runtime (it caches the vector index's dimensions)."""
+        runtime = self.runtime
+        ranker = runtime.extras.get("ranker")
+        if ranker is None:
+            vectors = VectorIndex(runtime.graph, lambda: runtime.embedder)
+            ranker = runtime.extras.setdefault("ranker", Ranker(runtime.graph, vectors))
+        assert isinstance(ranker, Ranker)
+        return ranker
 
     # ---- reads -------------------------------------------------------------------------------
     def active(self, subject: str | None = None, as_of: datetime | None = None,
@@ -271,12 +356,16 @@ class GraphMem:
         winner = next((f for f in involved if f.id == fact_id), None)
         if mode in ("confirm", "resolve") and winner is None:
             raise NotFound(f"fact {fact_id!r} is not part of conflict {conflict.id!r}")
+        batches: list[Batch] = []
         for fact in held if mode != "confirm" else [winner] if winner else []:
             plan = self._plan(tx, mode, fact, winner, now)
-            apply_plan(tx, self.key, plan, now, by)
+            apply_plan(tx, self.key, plan, now, by, applied=batches)
         status = ConflictStatus.DISMISSED if mode == "dismiss" else ConflictStatus.RESOLVED
-        run(tx, "conflicts/close", id=conflict.id, space=self.key, status=status.value,
-            winner=fact_id if mode != "reject" else None, note=note or mode, by=by, now=now)
+        close = {"id": conflict.id, "status": status.value,
+                 "winner": fact_id if mode != "reject" else None, "note": note or mode, "by": by}
+        run(tx, "conflicts/close", space=self.key, now=now, **close)
+        mirror_outbox.record(tx, self.key, "settle", {  # issue 7: the mirror's copy
+            "batches": [mirror_outbox.batch_payload(b) for b in batches], "close": close}, now)
         return f"Conflict {conflict.id} {status.value}" + (f": {mode}" if mode else "")
 
     def _plan(self, tx: ManagedTransaction, mode: str, fact: Fact, winner: Fact | None,
@@ -312,14 +401,81 @@ class GraphMem:
         found = reads._conflict(conflict, [f.id for f in involved])
         return found, involved
 
+    # ---- entity graph (issue 4) ------------------------------------------------------------
+    def create_entity(self, type: str, name: str) -> entity_store.Entity:
+        """Seed a canonical entity before ingestion so later mentions land on it (seed 001)."""
+        self._require("write")
+        return entity_store.create(self.graph, self.key, type, name, _now())
+
+    def entities(self, type: str | None = None,
+                 as_of: datetime | None = None) -> list[entity_store.Entity]:
+        self._require("read")
+        return entity_store.listing(self.graph, self.key, type, reads._aware(as_of, "as_of"))
+
+    def entity(self, type: str, name: str, as_of: datetime | None = None,
+               valid_at: datetime | None = None) -> entity_reads.EntityView:
+        """The entity's active attributes and edges (or those held/valid at an instant)."""
+        self._require("read")
+        found = entity_store.get(self.graph, self.key, type, name)
+        return entity_reads.view(self.graph, self.key, found, reads._aware(as_of, "as_of"),
+                                 reads._aware(valid_at, "valid_at"))
+
+    def neighbourhood(self, type: str, name: str, hops: int = 1, as_of: datetime | None = None,
+                      valid_at: datetime | None = None, limit: int = 50) -> related.Related:
+        return self.recall_related(entities=[(type, name)], hops=hops, as_of=as_of,
+                                   valid_at=valid_at, limit=limit, answer=False)
+
+    def entity_history(self, type: str, name: str, key: str) -> reads.History:
+        """The supersession chain of one attribute of an entity, oldest → newest."""
+        self._require("read")
+        found = entity_store.get(self.graph, self.key, type, name)
+        return entity_reads.history(self.graph, self.key, found, key)
+
+    def recall_related(self, question: str | None = None,
+                       entities: Sequence[related.StartSpec] | None = None, hops: int = 2,
+                       as_of: datetime | None = None, valid_at: datetime | None = None,
+                       limit: int = 50, answer: bool = True) -> related.Related:
+        """Paths from the question's (or the given) entities, with the facts behind each edge;
+        a configured LLM writes an answer from them, otherwise the paths are the answer."""
+        self._require("read")
+        found = related.recall_related(
+            self.graph, self.key, question, entities, hops, reads._aware(as_of, "as_of"),
+            reads._aware(valid_at, "valid_at"), related.Bounds(paths=limit))
+        llm = getattr(self.runtime, "llm", None)
+        if answer and question and llm is not None and found.paths:
+            return replace(found, answer=related_answer.answer(llm, question, found))
+        return found
+
+    def graph_vocabulary(self, limit: int = 200) -> entity_store.Vocabulary:
+        """Known entity names and relation labels, for the extraction prompt."""
+        self._require("read")
+        return entity_store.vocabulary(self.graph, self.key, limit)
+
+    def rebuild_projection(self) -> projection.RebuildResult:
+        self._require("admin")
+        return projection.rebuild(self.graph, self.key, _now())
+
+    def sweep_placeholders(self) -> entity_store.SweepResult:
+        self._require("admin")
+        return entity_store.sweep(self.graph, self.key)
+
+    def fsck(self, strict: bool = False) -> fsck_checks.Report:
+        self._require("verify")
+        embedder = getattr(self.runtime, "embedder", None)
+        return fsck_checks.fsck(self.graph, self.key, embedder, self.runtime, strict)
+
     # ---- policy --------------------------------------------------------------------------------
     def set_reconcile_policy(self, mode: str, authority: Mapping[str, int] | None = None,
                              curated: Iterable[str] = ()) -> str:
         self._require("admin")
         policy = make_policy(mode, authority, tuple(curated))
-        self.graph.write("remember/set_policy", space=self.key, policy=policy_to_json(policy),
-                         now=_now())
+        self._in_write_tx(self._set_policy_tx, policy_to_json(policy), _now())
         return describe(policy)
+
+    def _set_policy_tx(self, tx: ManagedTransaction, policy: str, now: datetime) -> None:
+        run(tx, "remember/lock_space", space=self.key, now=now)
+        run(tx, "remember/set_policy", space=self.key, policy=policy, now=now)
+        mirror_outbox.record(tx, self.key, "policy", {"policy": policy}, now)  # issue 7
 
     def get_reconcile_policy(self) -> Policy:
         self._require("read")

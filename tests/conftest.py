@@ -45,7 +45,7 @@ DEFAULT_TEST_POSTGRES_URL = "postgresql://graphmem:graphmem@127.0.0.1:5432/graph
 NEO4J_IMAGE = "neo4j:5.26"
 
 NEO4J_FIXTURES = frozenset({"neo4j_settings", "settings", "graph", "runtime"})
-POSTGRES_FIXTURES = frozenset({"pg_url"})
+POSTGRES_FIXTURES = frozenset({"pg_url", "pg_schema_url"})
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -81,7 +81,7 @@ def _managed_neo4j(settings: Settings) -> None:
 
 def _neo4j_container(request: pytest.FixtureRequest) -> dict[str, Any]:
     try:
-        from testcontainers.neo4j import Neo4jContainer  # type: ignore[import-not-found]
+        from testcontainers.neo4j import Neo4jContainer
     except ImportError:
         pytest.fail("GRAPHMEM_TEST_DOCKER=1 needs testcontainers: pip install"
                     " 'testcontainers[neo4j]'", pytrace=False)
@@ -143,11 +143,16 @@ def graph(neo4j_settings: Settings) -> Iterator[GraphDriver]:
 
 @pytest.fixture(scope="session")
 def runtime(settings: Settings, graph: GraphDriver) -> Iterator[Runtime]:
-    """A Runtime over the session's driver and a migrated SQLite mirror."""
+    """A Runtime over the session's driver and a migrated SQLite mirror.
+
+    Closing it (mirror drainer, model clients, store, then the shared driver, which the
+    `graph` fixture's own close tolerates) happens once, at the end of the session.
+    """
     store = RelationalStore(settings.relational_url)
     store_migrations.up(store)
-    yield Runtime(settings, graph, store)
-    store.close()
+    runtime = Runtime(settings, graph, store)
+    yield runtime
+    runtime.close()
 
 
 @pytest.fixture

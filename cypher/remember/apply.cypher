@@ -1,8 +1,9 @@
 // Every change of one write in one round trip, in the order that keeps references valid:
 // new facts first, then in-place refines, status changes, retirements, and the outbox entry
-// the mirror applies later. Empty lists cost nothing. Times equal to the write's own instant
-// travel once as $now (rows only flag them): converting thousands of datetimes on the way
-// in was the largest cost of a batch.
+// the mirror applies later (its seq, the space's write counter taken with the lock, orders
+// one space's entries as they committed). Empty lists cost nothing. Times equal to the
+// write's own instant travel once as $now (rows only flag them): converting thousands of
+// datetimes on the way in was the largest cost of a batch.
 CALL () {
   UNWIND $facts AS row
   CREATE (f:Fact)
@@ -50,7 +51,8 @@ CALL () {
 }
 CALL () {
   UNWIND $outbox AS o
+  MATCH (s:Space {key: $space})
   CREATE (:Outbox {id: o.id, space: $space, kind: o.kind, payload: o.payload,
-                   created_at: $now, done: false})
+                   created_at: $now, seq: s.writes, done: false})
 }
 RETURN true AS applied

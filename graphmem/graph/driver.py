@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import Any, TypeVar
 
 import neo4j
 from neo4j import GraphDatabase, ManagedTransaction, Session
@@ -13,6 +13,8 @@ from neo4j.exceptions import AuthError, ClientError, Neo4jError, ServiceUnavaila
 from graphmem.errors import ConfigError, Neo4jUnavailable
 from graphmem.graph.queries import query
 from graphmem.settings import Settings
+
+T = TypeVar("T")
 
 
 def unavailable(settings: Settings, error: Exception) -> Neo4jUnavailable:
@@ -86,8 +88,7 @@ class GraphDriver:
         def work(tx: ManagedTransaction) -> list[dict[str, Any]]:
             return [record.data() for record in tx.run(query(name), params)]
 
-        with self.session() as session:
-            return session.execute_read(work)
+        return self.execute(work, write=False)
 
     def write(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
         """Run a named write statement in a managed (retried) write transaction."""
@@ -95,8 +96,27 @@ class GraphDriver:
         def work(tx: ManagedTransaction) -> list[dict[str, Any]]:
             return [record.data() for record in tx.run(query(name), params)]
 
+        return self.execute(work)
+
+    def execute(self, fn: Callable[..., T], /, *args: Any, write: bool = True) -> T:
+        """A managed transaction that fails fast when Neo4j is down (issue 7).
+
+        The first attempt runs without the driver's retries. If it fails on a transient
+        error, or loses its connection while the server still answers (a restarted server,
+        a stale pooled connection), it runs again with them; if the server does not answer,
+        Neo4jUnavailable is raised at once instead of after 30 s of retries."""
+        try:
+            with self.session(max_transaction_retry_time=0.0) as session:
+                run_tx = session.execute_write if write else session.execute_read
+                return run_tx(fn, *args)
+        except Neo4jUnavailable:
+            self.verify()
+        except Neo4jError as e:
+            if not e.is_retryable():
+                raise
         with self.session() as session:
-            return session.execute_write(work)
+            run_tx = session.execute_write if write else session.execute_read
+            return run_tx(fn, *args)
 
 
 def run(tx: ManagedTransaction, name: str, /, **params: Any) -> list[dict[str, Any]]:

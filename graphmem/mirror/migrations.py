@@ -36,6 +36,134 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX IF NOT EXISTS events_space ON events (space, seq)",
     )),
+    # ---- version 2: mirror, audit chain, keys, decisions, receipts (issue 7) ----
+    Migration(2, "audit_mirror", (
+        "ALTER TABLE events ADD COLUMN graph_seq BIGINT",
+        """CREATE TABLE IF NOT EXISTS event_facts (
+            fact_id TEXT NOT NULL,
+            event_id TEXT NOT NULL,
+            PRIMARY KEY (fact_id, event_id)
+        )""",
+        """CREATE TABLE IF NOT EXISTS mirror_facts (
+            id TEXT PRIMARY KEY,
+            space TEXT NOT NULL,
+            tenant TEXT NOT NULL,
+            status TEXT NOT NULL,
+            scope TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            confidence DOUBLE PRECISION,
+            subject_index TEXT NOT NULL,
+            subject TEXT NOT NULL,
+            value TEXT NOT NULL,
+            raw TEXT,
+            metadata TEXT,
+            source TEXT,
+            triple TEXT,
+            valid_from TEXT,
+            valid_to TEXT,
+            recorded_at TEXT,
+            retired_at TEXT,
+            event_id TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS mirror_facts_subject ON mirror_facts (space, subject_index)",
+        "CREATE INDEX IF NOT EXISTS mirror_facts_status ON mirror_facts (space, status)",
+        "CREATE INDEX IF NOT EXISTS mirror_facts_tenant ON mirror_facts (tenant)",
+        """CREATE TABLE IF NOT EXISTS mirror_edges (
+            src TEXT NOT NULL,
+            dst TEXT NOT NULL,
+            type TEXT NOT NULL,
+            space TEXT NOT NULL,
+            at TEXT NOT NULL,
+            PRIMARY KEY (src, dst, type)
+        )""",
+        "CREATE INDEX IF NOT EXISTS mirror_edges_dst ON mirror_edges (dst)",
+        """CREATE TABLE IF NOT EXISTS audit_log (
+            seq BIGINT PRIMARY KEY,
+            at TEXT NOT NULL,
+            tenant TEXT NOT NULL,
+            space TEXT NOT NULL,
+            caller TEXT NOT NULL,
+            operation TEXT NOT NULL,
+            outcome TEXT NOT NULL,
+            detail TEXT NOT NULL,
+            prev_hash TEXT NOT NULL,
+            hash TEXT NOT NULL,
+            signature TEXT NOT NULL,
+            key_id TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS audit_log_tenant ON audit_log (tenant, seq)",
+        """CREATE TABLE IF NOT EXISTS audit_head (
+            id INTEGER PRIMARY KEY,
+            seq BIGINT NOT NULL,
+            hash TEXT NOT NULL,
+            at TEXT NOT NULL,
+            signature TEXT NOT NULL,
+            key_id TEXT NOT NULL
+        )""",
+        "INSERT INTO audit_head (id, seq, hash, at, signature, key_id)"
+        " VALUES (1, 0, '" + "0" * 64 + "', '', '', '')",
+        """CREATE TABLE IF NOT EXISTS signing_keys (
+            key_id TEXT PRIMARY KEY,
+            public_key TEXT NOT NULL,
+            created_at TEXT NOT NULL,
+            retired_at TEXT,
+            endorsed_by TEXT,
+            endorsement TEXT
+        )""",
+        """CREATE TABLE IF NOT EXISTS receipts (
+            id TEXT PRIMARY KEY,
+            tenant TEXT NOT NULL,
+            space TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            body TEXT NOT NULL,
+            signature TEXT NOT NULL,
+            key_id TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS receipts_tenant ON receipts (tenant, created_at)",
+        """CREATE TABLE IF NOT EXISTS decisions (
+            id TEXT PRIMARY KEY,
+            tenant TEXT NOT NULL,
+            space TEXT NOT NULL,
+            caller TEXT NOT NULL,
+            action TEXT NOT NULL,
+            snapshot TEXT,
+            fact_ids TEXT NOT NULL,
+            digest TEXT NOT NULL,
+            receipt_id TEXT NOT NULL,
+            created_at TEXT NOT NULL
+        )""",
+        "CREATE INDEX IF NOT EXISTS decisions_tenant ON decisions (tenant, created_at)",
+        """CREATE TABLE IF NOT EXISTS retention (
+            space TEXT PRIMARY KEY,
+            seconds DOUBLE PRECISION NOT NULL,
+            set_at TEXT NOT NULL
+        )""",
+        """CREATE TABLE IF NOT EXISTS mirror_meta (
+            id INTEGER PRIMARY KEY,
+            store_id TEXT NOT NULL
+        )""",
+    )),
+    # ---- version 3: principals and hashed API keys (issue 6, graphmem.auth) ----
+    Migration(3, "api_keys", (
+        """CREATE TABLE IF NOT EXISTS principals (
+            id TEXT PRIMARY KEY,
+            tenant TEXT NOT NULL,
+            name TEXT NOT NULL,
+            role TEXT NOT NULL,
+            spaces TEXT,
+            created_at TEXT NOT NULL,
+            UNIQUE (tenant, name)
+        )""",
+        """CREATE TABLE IF NOT EXISTS api_keys (
+            id TEXT PRIMARY KEY,
+            principal_id TEXT NOT NULL REFERENCES principals (id),
+            digest TEXT NOT NULL UNIQUE,
+            created_at TEXT NOT NULL,
+            revoked_at TEXT
+        )""",
+        "CREATE INDEX IF NOT EXISTS api_keys_principal ON api_keys (principal_id)",
+    )),
 )
 
 _TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -155,7 +155,7 @@ def _triple_defaults(raw: Mapping[str, Any]) -> Mapping[str, Any]:
     value = raw.get("value")
     if _filled(tail) and not _filled(value):
         out["value"] = tail
-    elif _filled(tail) and isinstance(value, str) and value_key(value) != value_key(tail):
+    elif _filled(tail) and isinstance(value, str) and value_key(value) != value_key(str(tail)):
         raise InvalidInput("fact field 'value' must equal 'tail' on a relation fact (or be"
                            " omitted: the tail is the value)")
     return out

@@ -150,8 +150,10 @@ def _fact_row(p: Proposal, d: Decision, info: WriteInfo) -> dict[str, Any]:
 
 
 def apply_plan(tx: ManagedTransaction, space: str, plan: Plan, now: datetime,
-               source: str, outbox: dict[str, Any] | None = None) -> str | None:
-    """Apply an approval plan; returns the tombstone's id when one was written."""
+               source: str, outbox: dict[str, Any] | None = None,
+               applied: list[Batch] | None = None) -> str | None:
+    """Apply an approval plan; returns the tombstone's id when one was written. The batch
+    applied is appended to `applied` (issue 7: the settle event carries it to the mirror)."""
     batch, tomb_id = Batch(), None
     if plan.tombstone_for is not None:
         target = plan.tombstone_for
@@ -174,4 +176,6 @@ def apply_plan(tx: ManagedTransaction, space: str, plan: Plan, now: datetime,
     if outbox is not None:
         batch.outbox.append(outbox)
     batch.apply(tx, space, now)
+    if applied is not None:
+        applied.append(batch)
     return tomb_id

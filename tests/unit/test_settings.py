@@ -162,7 +162,7 @@ def test_secrets_never_print(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_settings_are_read_once_and_frozen() -> None:
     s = load_settings()
     with pytest.raises(ValidationError):
-        s.port = 1  # type: ignore[misc]
+        s.port = 1
 
 
 def test_neo4j_auth_uses_the_generated_password_file(clean_env: Path) -> None:
@@ -178,6 +178,7 @@ def test_neo4j_auth_uses_the_generated_password_file(clean_env: Path) -> None:
 
 
 _READS_ENV = re.compile(r"os\.getenv\(|os\.environ\.get\(|os\.environ\[[^\]]+\](?!\s*=)")
+_DECLARED = "# reads-env:"  # a deliberate exception names its reason on the line
 
 
 def test_nothing_else_reads_the_environment() -> None:
@@ -186,7 +187,9 @@ def test_nothing_else_reads_the_environment() -> None:
         for path in sorted(PACKAGE.rglob("*.py"))
         if path.name != "settings.py"
         for n, line in enumerate(path.read_text().splitlines(), 1)
-        if _READS_ENV.search(line)
+        if _READS_ENV.search(line) and _DECLARED not in line
     ]
-    assert offenders == [], "read settings through graphmem.settings, not os.environ"
-
+    assert offenders == [], (
+        "read settings through graphmem.settings, not os.environ (or, for a variable the user"
+        f" names at run time, say why on the line with `{_DECLARED} <reason>`)"
+    )

@@ -1,0 +1,20 @@
+# graphmem as a container: `docker compose up` runs it beside the official neo4j:5.26 image
+# and Postgres (docker-compose.yml). Configuration is the usual GRAPHMEM_* environment.
+FROM python:3.11-slim
+
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    PIP_NO_CACHE_DIR=1 \
+    PIP_DISABLE_PIP_VERSION_CHECK=1 \
+    HF_HUB_OFFLINE=1 \
+    GRAPHMEM_HOME=/data
+
+WORKDIR /src
+COPY . .
+RUN pip install . \
+    && useradd --system --uid 10001 --home-dir /data --create-home graphmem
+
+USER graphmem
+WORKDIR /data
+EXPOSE 8080
+CMD ["graphmem", "serve", "--host", "0.0.0.0", "--port", "8080"]

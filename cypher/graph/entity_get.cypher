@@ -1,0 +1,3 @@
+// One entity by its composite key.
+MATCH (e:Entity {space: $space, key: $key})
+RETURN e {.*} AS entity

@@ -1,0 +1,22 @@
+// One hop of recall_related: the projection edges around the frontier entities that are
+// current (or that memory held at $as_of, or that were true in the world at $valid_at), at
+// most $fanout per entity and $budget in all, so a hub cannot blow the query up.
+UNWIND $frontier AS key
+MATCH (e:Entity {space: $space, key: key})
+CALL (e) {
+  MATCH (e)-[r]-(n:Entity)
+  WHERE r.fact_id IS NOT NULL
+    AND ($as_of IS NOT NULL OR $valid_at IS NOT NULL OR r.status = 'ACTIVE')
+    AND ($as_of IS NULL OR (r.held_from <= $as_of
+                            AND (r.retired_at IS NULL OR r.retired_at > $as_of)))
+    AND ($valid_at IS NULL OR ((r.held_from IS NOT NULL OR r.archived = true)
+                               AND r.status <> 'FLAGGED_CONFLICT'
+                               AND coalesce(r.valid_from <= $valid_at, true)
+                               AND (r.valid_to IS NULL OR r.valid_to > $valid_at)))
+  RETURN r, n
+  LIMIT $fanout
+}
+RETURN key, type(r) AS type, startNode(r) = e AS outgoing,
+       r {.fact_id, .relation, .status, .confidence, .valid_from, .valid_to} AS edge,
+       n {.key, .type, .name} AS other
+LIMIT $budget

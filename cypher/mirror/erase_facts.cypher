@@ -1,0 +1,40 @@
+// Hard erasure: the facts and every relationship they have (DETACH), the projection edges
+// carrying their ids, entities nothing refers to any more, and conflicts left with no fact.
+CALL () {
+  UNWIND $ids AS id
+  OPTIONAL MATCH (c:Conflict)-[:INVOLVES]->(:Fact {id: id})
+  WHERE c.space = $space
+  RETURN collect(DISTINCT c) AS touched
+}
+CALL () {
+  UNWIND $ids AS id
+  OPTIONAL MATCH (:Fact {id: id})-[:ABOUT]->(e:Entity)
+  RETURN collect(DISTINCT e) AS entities
+}
+CALL () {
+  MATCH (:Entity {space: $space})-[r]->(:Entity)
+  WHERE r.fact_id IN $ids
+  DELETE r
+}
+CALL () {
+  UNWIND $ids AS id
+  MATCH (f:Fact {id: id})
+  WHERE f.space = $space
+  DETACH DELETE f
+  RETURN count(*) AS facts
+}
+CALL (touched) {
+  UNWIND touched AS c
+  WITH c, c.id AS cid
+  WHERE NOT (c)-[:INVOLVES]->()
+  DETACH DELETE c
+  RETURN collect(cid) AS conflicts
+}
+CALL (entities) {
+  UNWIND entities AS e
+  WITH e
+  WHERE NOT (e)--()
+  DELETE e
+  RETURN count(*) AS orphans
+}
+RETURN facts, conflicts, orphans

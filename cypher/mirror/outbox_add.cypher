@@ -1,0 +1,6 @@
+// An outbox entry written by a transaction that already holds the space's lock (its Space
+// node's write counter orders the entries of one space the way their transactions committed).
+MATCH (s:Space {key: $space})
+CREATE (o:Outbox {id: $id, space: $space, kind: $kind, payload: $payload, created_at: $now,
+                  seq: s.writes, done: false})
+RETURN o.id AS id

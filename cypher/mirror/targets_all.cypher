@@ -1,0 +1,3 @@
+// Erasure targets: every fact of the space.
+MATCH (f:Fact {space: $space})
+RETURN f.id AS id

@@ -1,0 +1,11 @@
+// Exact cosine over this space's pool: used when the shared index's top-k holds too few of
+// this space's facts (a small space in a large database).
+MATCH (f:Fact {space: $space})
+WHERE f.status IN $statuses AND f.embedding IS NOT NULL
+  AND ($at IS NULL OR (f.recorded_at <= $at AND ($history OR
+       (f.held_from <= $at AND (f.retired_at IS NULL OR f.retired_at > $at)))))
+WITH f, vector.similarity.cosine(f.embedding, $vector) AS score
+WHERE score IS NOT NULL
+RETURN f.id AS id, score
+ORDER BY score DESC, id
+LIMIT $limit

@@ -1,0 +1,11 @@
+"""Who is calling: principals, roles and their capabilities, and hashed API keys."""
+
+from graphmem.auth.errors import Unauthenticated
+from graphmem.auth.keys import IssuedKey, KeyInfo, KeyStore
+from graphmem.auth.principal import Principal, local_admin
+from graphmem.auth.roles import CAPABILITIES, ROLES, capabilities_for
+
+__all__ = [
+    "CAPABILITIES", "ROLES", "IssuedKey", "KeyInfo", "KeyStore", "Principal", "Unauthenticated",
+    "capabilities_for", "local_admin",
+]

@@ -1,0 +1,175 @@
+"""API keys: `gm_sk_<id>_<secret>`, stored as an HMAC-SHA256 digest with a pepper, shown once.
+
+A key is 256 random bits, so a fast keyed hash is enough (no password stretching needed) and
+authentication costs one indexed lookup. Revocation takes effect on the next request.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import re
+import secrets
+import sqlite3
+import uuid
+from collections.abc import Iterator
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from graphmem.auth.errors import Unauthenticated
+from graphmem.auth.principal import Principal, check_spaces
+from graphmem.auth.roles import capabilities_for
+from graphmem.errors import InvalidInput, NotFound, SchemaOutdated
+from graphmem.mirror.db import Cursor, RelationalStore
+from graphmem.model import Space
+
+PREFIX = "gm_sk_"
+_TOKEN = re.compile(r"^gm_sk_([0-9a-f]{12})_([A-Za-z0-9_\-]{43})$")
+_NAME = re.compile(r"^[A-Za-z0-9_.@:\-]{1,128}$")
+_OUTDATED = "the relational store has no API key tables: run `graphmem migrate up`"
+
+
+@dataclass(frozen=True)
+class IssuedKey:
+    """A new key: `token` is shown once and never stored."""
+
+    principal: Principal
+    key_id: str
+    token: str
+
+
+@dataclass(frozen=True)
+class KeyInfo:
+    key_id: str
+    principal: Principal
+    created_at: str
+    revoked_at: str | None
+
+
+class KeyStore:
+    """Principals and their keys in the relational store (migration 3)."""
+
+    def __init__(self, store: RelationalStore, pepper: bytes) -> None:
+        self.store = store
+        self._pepper = pepper
+
+    def digest(self, token: str) -> str:
+        return hmac.new(self._pepper, token.encode(), hashlib.sha256).hexdigest()
+
+    # ---- issuing ---------------------------------------------------------------------------
+    def create(self, tenant: str, role: str, spaces: tuple[str, ...] | None = None,
+               name: str | None = None) -> IssuedKey:
+        """A key for the principal (tenant, name); the principal is created on first use."""
+        capabilities_for(role)
+        try:
+            Space(tenant=tenant)
+        except ValueError as e:
+            raise InvalidInput(str(e).replace("space tenant", "tenant")) from None
+        spaces = check_spaces(spaces)
+        key_id = secrets.token_hex(6)
+        name = name or f"key-{key_id}"
+        if not _NAME.match(name):
+            raise InvalidInput(f"principal name {name!r} is invalid: use 1-128 letters, digits"
+                               " or _ . @ : -")
+        token = f"{PREFIX}{key_id}_{secrets.token_urlsafe(32)}"
+        now = _now()
+        with self._tx() as cur:
+            principal = self._principal(cur, tenant, name, role, spaces, now)
+            cur.execute("INSERT INTO api_keys (id, principal_id, digest, created_at)"
+                        " VALUES (?, ?, ?, ?)", (key_id, principal.id, self.digest(token), now))
+        return IssuedKey(Principal(**{**principal.__dict__, "key_id": key_id}), key_id, token)
+
+    def _principal(self, cur: Any, tenant: str, name: str, role: str,
+                   spaces: tuple[str, ...] | None, now: str) -> Principal:
+        cur.execute("SELECT id, role, spaces FROM principals WHERE tenant = ? AND name = ?",
+                    (tenant, name))
+        row = cur.fetchone()
+        if row is None:
+            principal = Principal(uuid.uuid4().hex, name, tenant, role, spaces)
+            cur.execute("INSERT INTO principals (id, tenant, name, role, spaces, created_at)"
+                        " VALUES (?, ?, ?, ?, ?, ?)",
+                        (principal.id, tenant, name, role, _spaces_json(spaces), now))
+            return principal
+        if row[1] != role or _spaces(row[2]) != spaces:
+            raise InvalidInput(f"principal {name!r} of tenant {tenant!r} exists with role"
+                               f" {row[1]!r} and spaces {_spaces(row[2])}: reuse those, or"
+                               " choose another --name")
+        return Principal(row[0], name, tenant, role, spaces)
+
+    # ---- checking --------------------------------------------------------------------------
+    def authenticate(self, token: str) -> Principal:
+        """The principal behind a live key; anything else is Unauthenticated."""
+        match = _TOKEN.match(token)
+        if match is None:
+            raise Unauthenticated("the API key is malformed: expected gm_sk_…")
+        rows = self._query(
+            "SELECT k.id, k.revoked_at, p.id, p.name, p.tenant, p.role, p.spaces"
+            " FROM api_keys k JOIN principals p ON p.id = k.principal_id WHERE k.digest = ?",
+            (self.digest(token),))
+        if not rows or rows[0][0] != match.group(1):
+            raise Unauthenticated("the API key is not known")
+        key_id, revoked, pid, name, tenant, role, spaces = rows[0]
+        if revoked is not None:
+            raise Unauthenticated("the API key was revoked")
+        return Principal(pid, name, tenant, role, _spaces(spaces), key_id=key_id)
+
+    # ---- listing and revoking ---------------------------------------------------------------
+    def keys(self, tenant: str | None = None) -> list[KeyInfo]:
+        sql = ("SELECT k.id, k.created_at, k.revoked_at, p.id, p.name, p.tenant, p.role,"
+               " p.spaces FROM api_keys k JOIN principals p ON p.id = k.principal_id")
+        order = " ORDER BY k.created_at, k.id"
+        rows = (self._query(sql + order, ()) if tenant is None
+                else self._query(sql + " WHERE p.tenant = ?" + order, (tenant,)))
+        return [KeyInfo(r[0], Principal(r[3], r[4], r[5], r[6], _spaces(r[7]), key_id=r[0]),
+                        r[1], r[2]) for r in rows]
+
+    def revoke(self, key_id: str) -> KeyInfo:
+        with self._tx() as cur:
+            cur.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                        (_now(), key_id))
+        found = [k for k in self.keys() if k.key_id == key_id]
+        if not found:
+            raise NotFound(f"no API key {key_id!r}: `graphmem keys list` shows the ids")
+        return found[0]
+
+    # ---- plumbing ------------------------------------------------------------------------------
+    def _tx(self) -> AbstractContextManager[Cursor]:
+        return _transaction(self.store)
+
+    def _query(self, sql: str, params: tuple[Any, ...]) -> list[tuple[Any, ...]]:
+        with self._tx() as cur:
+            cur.execute(sql, params)
+            return [tuple(r) for r in cur.fetchall()]
+
+
+@contextmanager
+def _transaction(store: RelationalStore) -> Iterator[Cursor]:
+    """A transaction that names the fix when the key tables do not exist yet."""
+    try:
+        with store.transaction() as cur:
+            yield cur
+    except Exception as e:
+        if _missing_table(e):
+            raise SchemaOutdated(_OUTDATED) from e
+        raise
+
+
+def _missing_table(error: BaseException) -> bool:
+    if isinstance(error, sqlite3.OperationalError):
+        return "no such table" in str(error)
+    return type(error).__name__ == "UndefinedTable"
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat()
+
+
+def _spaces_json(spaces: tuple[str, ...] | None) -> str | None:
+    return None if spaces is None else json.dumps(list(spaces))
+
+
+def _spaces(raw: str | None) -> tuple[str, ...] | None:
+    return None if raw is None else tuple(json.loads(raw))

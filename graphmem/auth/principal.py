@@ -1,0 +1,85 @@
+"""A principal: the authenticated caller, its tenant, role and (optionally) allowed spaces.
+
+The tenant of every space a principal touches comes from the principal itself, so a key of
+tenant A can name no space of tenant B. Allowed spaces narrow it further: each entry is a
+prefix of `user/agent/run` ("alice" admits every agent and run of user alice).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from graphmem.auth.roles import capabilities_for
+from graphmem.errors import AccessDenied, InvalidInput
+from graphmem.model import DEFAULT_PART, Space
+
+_PART = re.compile(r"^[A-Za-z0-9_.@:\-]{1,128}$")
+
+
+@dataclass(frozen=True)
+class Principal:
+    id: str
+    name: str
+    tenant: str
+    role: str
+    spaces: tuple[str, ...] | None = None
+    key_id: str | None = None
+    local: bool = False
+
+    @property
+    def capabilities(self) -> frozenset[str]:
+        return capabilities_for(self.role)
+
+    def can(self, capability: str) -> bool:
+        return capability in self.capabilities
+
+    @property
+    def tenant_wide(self) -> bool:
+        """Unrestricted within its tenant: may run tenant-level operations."""
+        return self.spaces is None
+
+    def space(self, raw: str | None) -> Space:
+        """The space a request names: `user/agent/run` in the principal's tenant, or
+        `tenant/user/agent/run` with the principal's own tenant (any tenant for local)."""
+        parts = [p if p else DEFAULT_PART for p in (raw or "").split("/")] if raw else []
+        if len(parts) > 4:
+            raise InvalidInput(f"space {raw!r} has more than four parts (tenant/user/agent/run)")
+        tenant = self.tenant
+        if len(parts) == 4:
+            tenant = parts.pop(0)
+            if tenant != self.tenant and not self.local:
+                raise AccessDenied(f"space {raw!r} belongs to another tenant")
+        try:
+            return Space(tenant, *parts)
+        except ValueError as e:
+            raise InvalidInput(str(e)) from None
+
+    def admits(self, space: Space) -> bool:
+        """In scope: the principal's tenant and, when restricted, one of its allowed spaces."""
+        if space.tenant != self.tenant and not self.local:
+            return False
+        if self.spaces is None:
+            return True
+        parts = (space.user, space.agent, space.run)
+        return any(tuple(entry.split("/")) == parts[: entry.count("/") + 1]
+                   for entry in self.spaces)
+
+
+def check_spaces(spaces: tuple[str, ...] | None) -> tuple[str, ...] | None:
+    """Validate allowed-space prefixes (`user`, `user/agent`, `user/agent/run`)."""
+    if spaces is None:
+        return None
+    for entry in spaces:
+        parts = entry.split("/")
+        if len(parts) > 3 or not all(_PART.match(p) for p in parts):
+            raise InvalidInput(
+                f"allowed space {entry!r} is invalid: use user, user/agent or user/agent/run"
+                " (letters, digits or _ . @ : -)"
+            )
+    return tuple(dict.fromkeys(spaces))
+
+
+def local_admin(tenant: str = DEFAULT_PART) -> Principal:
+    """The keyless caller from loopback when GRAPHMEM_AUTH_REQUIRED=off."""
+    return Principal(id="local", name="local", tenant=tenant, role="admin", local=True)

@@ -1,0 +1,98 @@
+"""Reads of one entity: its attributes and edges now or at an instant, one attribute's chain.
+
+`as_of` is what memory believed at T (held_from <= T < retired_at); `valid_at` is what was true
+in the world at T (valid_from <= T < valid_to): the same two clocks as the fact reads.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime
+
+from graphmem.errors import InvalidInput
+from graphmem.graph.driver import GraphDriver
+from graphmem.graph.entities import Entity, row_to_entity
+from graphmem.graph.facts import row_to_fact
+from graphmem.graph.reads import History, HistoryEntry, _value_at
+from graphmem.model import Fact
+from graphmem.slots import normalise_subject
+
+
+@dataclass(frozen=True)
+class Link:
+    """An edge of the entity's: the relation fact and the entity at the other end."""
+
+    fact: Fact
+    other: Entity
+    outgoing: bool
+
+    def __str__(self) -> str:
+        label = self.fact.relation or self.fact.subject
+        arrow = f"-[{label}]->" if self.outgoing else f"<-[{label}]-"
+        return f"{arrow} {self.other}"
+
+
+@dataclass(frozen=True)
+class EntityView:
+    """An entity with its attributes (key → facts) and its edges, at one point of time."""
+
+    entity: Entity
+    attributes: dict[str, tuple[Fact, ...]]
+    links: tuple[Link, ...]
+
+    def value(self, attribute: str) -> str | None:
+        """The single value of an attribute or relation (its tail), None when it has none."""
+        facts = self.attributes.get(attribute, ())
+        if facts:
+            return facts[-1].value
+        tails = [link.other.name for link in self.links
+                 if link.outgoing and _key(link.fact) == attribute]
+        return tails[-1] if tails else None
+
+    def __str__(self) -> str:
+        lines = [str(self.entity)]
+        for key, facts in sorted(self.attributes.items()):
+            lines.append(f"  {key} = " + ", ".join(f.value for f in facts))
+        lines += [f"  {link}" for link in self.links]
+        return "\n".join(lines)
+
+
+def _key(fact: Fact) -> str:
+    if fact.relation:
+        try:
+            return normalise_subject(fact.relation)
+        except ValueError:
+            pass
+    return fact.subject
+
+
+def view(graph: GraphDriver, space: str, entity: Entity, as_of: datetime | None = None,
+         valid_at: datetime | None = None) -> EntityView:
+    rows = graph.read("graph/entity_facts", space=space, key=entity.key, as_of=as_of,
+                      valid_at=valid_at)
+    attributes: dict[str, list[Fact]] = defaultdict(list)
+    links: list[Link] = []
+    for row in rows:
+        fact = row_to_fact(row["fact"])
+        fact = _value_at(fact, as_of) if as_of else fact
+        if row["other"] is None:
+            attributes[_key(fact)].append(fact)
+        else:
+            links.append(Link(fact, row_to_entity(row["other"]), row["role"] == "head"))
+    return EntityView(entity, {k: tuple(v) for k, v in attributes.items()}, tuple(links))
+
+
+def history(graph: GraphDriver, space: str, entity: Entity, attribute: str) -> History:
+    """Seed 001's GET …/entities/{type}/{name}/history/{key}: the chain, oldest → newest."""
+    try:
+        key = normalise_subject(attribute)
+    except ValueError as e:
+        raise InvalidInput(str(e)) from None
+    rows = graph.read("graph/entity_history", space=space, key=entity.key, attribute=key)
+    entries: list[HistoryEntry] = []
+    for row in rows:
+        fact = row_to_fact(row["fact"])
+        entries += [HistoryEntry(fact, str(r.get("value")), "REFINED") for r in fact.revisions]
+        entries.append(HistoryEntry(fact, fact.value, fact.status.value))
+    return History(f"{entity.name}.{key}", tuple(entries))

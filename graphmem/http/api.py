@@ -1,0 +1,67 @@
+"""The API's composition: `/graphql`, `/metrics`, the middlewares, and what they share.
+
+The metrics and the broker live as long as the app; the key store is opened in the
+lifespan with the runtime. Middlewares run outermost first: request id, limits,
+authentication.
+"""
+
+from __future__ import annotations
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.requests import Request
+from starlette.routing import BaseRoute, Route, WebSocketRoute
+from starlette.websockets import WebSocket
+
+from graphmem.auth import KeyStore
+from graphmem.auth.pepper import load_pepper
+from graphmem.http import state
+from graphmem.http.authn import AuthMiddleware
+from graphmem.http.broker import Broker
+from graphmem.http.graphql import GraphQLEndpoint
+from graphmem.http.limits import LimitsMiddleware
+from graphmem.http.metrics import Metrics, metrics_endpoint
+from graphmem.http.request_id import RequestIdMiddleware
+from graphmem.resolvers import RequestContext
+from graphmem.runtime import Runtime
+from graphmem.schema import build_schema
+from graphmem.settings import Settings
+
+
+async def context_for(request: Request | WebSocket) -> RequestContext:
+    scope = request.scope
+    client = scope.get("client") or ("-", 0)
+    return RequestContext(runtime=state.runtime(scope), keys=state.keys(scope),
+                          broker=state.broker(scope), metrics=state.metrics(scope),
+                          principal=state.principal(scope), request_id=state.request_id(scope),
+                          client=str(client[0]))
+
+
+def routes(settings: Settings) -> list[BaseRoute]:
+    graphql = GraphQLEndpoint(build_schema(settings), context_for, settings.graphiql)
+    token = settings.metrics_token.get_secret_value() if settings.metrics_token else None
+    return [
+        Route("/graphql", graphql),
+        WebSocketRoute("/graphql", graphql),
+        Route("/metrics", metrics_endpoint(token)),  # type: ignore[arg-type]
+    ]
+
+
+def middleware(settings: Settings) -> list[Middleware]:
+    return [
+        Middleware(RequestIdMiddleware),
+        Middleware(LimitsMiddleware, max_body=settings.max_body,
+                   rate_per_min=settings.rate_per_min),
+        Middleware(AuthMiddleware, auth_required=settings.auth_required,
+                   graphiql=settings.graphiql),
+    ]
+
+
+def prepare(app: Starlette) -> None:
+    """App-lifetime objects, set before the first request."""
+    app.state.metrics = Metrics()
+    app.state.broker = Broker()
+
+
+def open_keys(app: Starlette, runtime: Runtime) -> None:
+    app.state.keys = KeyStore(runtime.store, load_pepper(runtime.settings))

@@ -1,0 +1,76 @@
+"""The `/graphql` endpoint: Strawberry's ASGI view with graphmem's context and error shape.
+
+HTTP-level refusals (malformed JSON, wrong content type, batches) answer JSON with
+`extensions.code` like every other error. WebSockets speak graphql-transport-ws only; a key
+may come in the `connection_init` payload as `{"authorization": "Bearer gm_sk_…"}`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from cross_web import HTTPException
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.types import Receive, Scope, Send
+from starlette.websockets import WebSocket
+from strawberry.asgi import GraphQL
+from strawberry.exceptions import ConnectionRejectionError
+from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
+
+from graphmem.auth import Unauthenticated
+from graphmem.http import state
+from graphmem.http.authn import principal_for
+from graphmem.http.responses import error_body
+
+ContextFactory = Callable[[Request | WebSocket], Awaitable[Any]]
+
+
+class GraphQLEndpoint(GraphQL[Any, None]):
+    def __init__(self, schema: Any, context: ContextFactory, graphiql: bool) -> None:
+        super().__init__(schema, graphql_ide="graphiql" if graphiql else None,
+                         allow_queries_via_get=False,
+                         subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL,))
+        self._context = context
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await super().__call__(scope, receive, send)
+            return
+        try:
+            response = await self.run(Request(scope=scope, receive=receive))
+        except HTTPException as e:
+            state.metrics(scope).error("BAD_USER_INPUT")
+            response = Response(error_body(e.reason, "BAD_USER_INPUT"),
+                                status_code=e.status_code, media_type="application/json")
+        await response(scope, receive, send)
+
+    def parse_json(self, data: str | bytes) -> Any:
+        """A body must be one JSON object ({query, variables, operationName}) in UTF-8."""
+        try:
+            parsed = super().parse_json(data)
+        except UnicodeDecodeError:
+            raise HTTPException(400, "the request body is not UTF-8 JSON") from None
+        if not isinstance(parsed, dict | list):
+            raise HTTPException(400, "the request body must be a JSON object with a `query`")
+        return parsed
+
+    async def get_context(self, request: Request | WebSocket, response: Any) -> Any:
+        return await self._context(request)
+
+    async def on_ws_connect(self, context: Any) -> Any:
+        """Bind the principal from the handshake header or the connection_init payload."""
+        params = context.connection_params or {}
+        authorization = params.get("authorization") or params.get("Authorization")
+        if isinstance(authorization, str) and authorization:
+            try:
+                context.principal = await principal_for(context.keys, authorization)
+            except Unauthenticated as e:
+                context.metrics.error("UNAUTHENTICATED")
+                raise ConnectionRejectionError({"message": str(e)}) from e
+        if context.principal is None:
+            context.metrics.error("UNAUTHENTICATED")
+            raise ConnectionRejectionError({"message": "authentication required: send"
+                                            " {\"authorization\": \"Bearer gm_sk_…\"}"})
+        return await super().on_ws_connect(context)

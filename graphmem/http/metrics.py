@@ -1,0 +1,79 @@
+"""Prometheus metrics for one process, in a registry of its own (no module-level globals).
+
+`/metrics` serves the text format; GRAPHMEM_METRICS_TOKEN, when set, must come as a bearer
+token. With several workers each keeps its own figures.
+"""
+
+from __future__ import annotations
+
+import hmac
+from collections.abc import Iterable
+
+from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.exposition import generate_latest
+from starlette.requests import Request
+from starlette.responses import Response
+
+from graphmem.http.responses import error_body
+
+BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+ROUTES = frozenset({"/graphql", "/healthz", "/readyz", "/metrics"})
+
+
+class Metrics:
+    def __init__(self) -> None:
+        self.registry = CollectorRegistry(auto_describe=True)
+        r = self.registry
+        self.operations = Counter("graphmem_operations", "GraphQL root fields resolved, by"
+                                  " operation and outcome (ok or the error code)",
+                                  ["operation", "outcome"], registry=r)
+        self.latency = Histogram("graphmem_operation_seconds", "Time to resolve a GraphQL root"
+                                 " field", ["operation"], buckets=BUCKETS, registry=r)
+        self.http = Counter("graphmem_http_requests", "HTTP requests by route and status",
+                            ["route", "status"], registry=r)
+        self.http_latency = Histogram("graphmem_http_request_seconds", "HTTP request time by"
+                                      " route", ["route"], buckets=BUCKETS, registry=r)
+        self.reconcile = Counter("graphmem_reconcile_actions", "Reconcile results by action",
+                                 ["action"], registry=r)
+        self.model_calls = Counter("graphmem_model_calls", "Model calls made for API requests,"
+                                   " by kind (llm, embedding)", ["kind"], registry=r)
+        self.errors = Counter("graphmem_errors", "Errors answered, by code", ["code"],
+                              registry=r)
+        self.subscriptions = Gauge("graphmem_subscriptions_active", "Open GraphQL"
+                                   " subscriptions", registry=r)
+
+    def observe_http(self, path: str, status: int, seconds: float) -> None:
+        route = path if path in ROUTES else "other"
+        self.http.labels(route, str(status)).inc()
+        self.http_latency.labels(route).observe(seconds)
+
+    def observe_operation(self, operation: str, outcome: str, seconds: float) -> None:
+        self.operations.labels(operation, outcome).inc()
+        self.latency.labels(operation).observe(seconds)
+
+    def error(self, code: str) -> None:
+        self.errors.labels(code).inc()
+
+    def actions(self, actions: Iterable[str]) -> None:
+        for action in actions:
+            self.reconcile.labels(action).inc()
+
+    def render(self) -> bytes:
+        return generate_latest(self.registry)
+
+
+def metrics_endpoint(token: str | None) -> object:
+    """The `/metrics` handler, guarded by the metrics token when one is configured."""
+
+    async def endpoint(request: Request) -> Response:
+        metrics: Metrics = request.app.state.metrics
+        if token is not None:
+            sent = request.headers.get("authorization", "")
+            if not hmac.compare_digest(sent.encode(), f"Bearer {token}".encode()):
+                metrics.error("UNAUTHENTICATED")
+                return Response(error_body("send `Authorization: Bearer <GRAPHMEM_METRICS_TOKEN>`",
+                                           "UNAUTHENTICATED"), status_code=401,
+                                media_type="application/json")
+        return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)
+
+    return endpoint

@@ -1,0 +1,52 @@
+"""Typed access to what the lifespan puts on the app and what middlewares put on a request."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from starlette.types import Scope
+
+if TYPE_CHECKING:
+    from graphmem.auth import KeyStore, Principal
+    from graphmem.http.broker import Broker
+    from graphmem.http.metrics import Metrics
+    from graphmem.runtime import Runtime
+
+
+def _app_state(scope: Scope) -> Any:
+    return scope["app"].state
+
+
+def runtime(scope: Scope) -> Runtime:
+    found: Runtime = _app_state(scope).runtime
+    return found
+
+
+def keys(scope: Scope) -> KeyStore:
+    found: KeyStore = _app_state(scope).keys
+    return found
+
+
+def metrics(scope: Scope) -> Metrics:
+    found: Metrics = _app_state(scope).metrics
+    return found
+
+
+def broker(scope: Scope) -> Broker:
+    found: Broker = _app_state(scope).broker
+    return found
+
+
+def request_state(scope: Scope) -> dict[str, Any]:
+    """Per-request values (request id, principal); the server gives each request its own."""
+    state: dict[str, Any] = scope.setdefault("state", {})
+    return state
+
+
+def request_id(scope: Scope) -> str:
+    return str(request_state(scope).get("request_id", "-"))
+
+
+def principal(scope: Scope) -> Principal | None:
+    found: Principal | None = request_state(scope).get("principal")
+    return found

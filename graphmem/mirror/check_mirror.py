@@ -1,0 +1,92 @@
+"""The mirror against the graph, for `graphmem fsck`: lag, lost events, differing facts.
+
+`check_mirror(runtime, space=None)` returns the problems found (an empty list when the two
+stores agree); the list also answers `.ok`. It only reads: it never drains or repairs.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from graphmem.mirror import outbox
+from graphmem.runtime import Runtime
+
+STALE = timedelta(seconds=60)
+MAX_LISTED = 20
+
+
+class Problems(list[str]):
+    """Problems as a list of strings; `ok` when there are none."""
+
+    @property
+    def ok(self) -> bool:
+        return not self
+
+    def __str__(self) -> str:
+        return "; ".join(self) if self else "mirror agrees with the graph"
+
+
+def check_mirror(runtime: Runtime, space: str | None = None) -> Problems:
+    problems = Problems()
+    spaces = [space] if space is not None else _spaces(runtime)
+    for key in spaces:
+        problems.extend(_check_space(runtime, key))
+    return problems
+
+
+def _spaces(runtime: Runtime) -> list[str]:
+    found = {r["space"] for r in runtime.graph.read(
+        "mirror/spaces_under", prefix="", store=runtime.mirror.store_id)}
+    found.update(str(r[0]) for r in runtime.store.query("SELECT DISTINCT space FROM mirror_facts"))
+    return sorted(found)
+
+
+def _check_space(runtime: Runtime, space: str) -> list[str]:
+    pending, oldest = outbox.pending_count(runtime.graph, space)
+    if pending:
+        if oldest is not None and datetime.now(UTC) - oldest > STALE:
+            return [f"{space}: {pending} outbox entries wait for the mirror since"
+                    f" {oldest.isoformat()} (is the relational store up?)"]
+        return []  # in flight: the stores are compared once the drainer caught up
+    problems = _lost_events(runtime, space)
+    problems += _facts(runtime, space)
+    return problems
+
+
+def _lost_events(runtime: Runtime, space: str) -> list[str]:
+    done = [r["id"] for r in runtime.graph.read("mirror/done_ids", space=space)]
+    found: set[str] = set()
+    for part in outbox.chunks(done):
+        rows = runtime.store.query(
+            f"SELECT event_id FROM events WHERE event_id IN ({outbox.marks(len(part))})",  # noqa: S608
+            tuple(part))
+        found.update(str(r[0]) for r in rows)
+    lost = sorted(set(done) - found)
+    return [f"{space}: outbox entry {e} is marked applied but the mirror has no such event"
+            for e in lost[:MAX_LISTED]]
+
+
+def _facts(runtime: Runtime, space: str) -> list[str]:
+    cipher = runtime.mirror.cipher
+    graph = {r["id"]: r for r in runtime.graph.read("mirror/check_facts", space=space)}
+    rows = runtime.store.query("SELECT id, status, scope, subject, value FROM mirror_facts"
+                               " WHERE space = ?", (space,))
+    mirror: dict[str, dict[str, Any]] = {
+        r[0]: {"status": r[1], "scope": r[2], "subject": cipher.open(r[3]),
+               "value": cipher.open(r[4])} for r in rows}
+    problems = [f"{space}: fact {i} is in the graph but not in the mirror"
+                for i in sorted(graph.keys() - mirror.keys())]
+    problems += [f"{space}: fact {i} is in the mirror but not in the graph"
+                 for i in sorted(mirror.keys() - graph.keys())]
+    for fact_id in sorted(graph.keys() & mirror.keys()):
+        differ = [k for k in ("status", "scope", "subject", "value")
+                  if graph[fact_id][k] != mirror[fact_id][k]]
+        if differ:
+            problems.append(f"{space}: fact {fact_id} differs in the mirror ({', '.join(differ)})")
+    return problems[:MAX_LISTED]
+
+
+def verify_chain(runtime: Runtime, deep: bool = False) -> Any:
+    """The audit chain's report (`graphmem.mirror.audit.ChainReport`), for fsck."""
+    return runtime.mirror.verify(deep)

@@ -1,0 +1,181 @@
+"""`graphmem audit …`, `graphmem mirror …`, `graphmem erase` and `graphmem graph restore`."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from graphmem.errors import GraphMemError, InvalidInput
+from graphmem.graph.commands import _clean, _runtime
+
+audit_app = typer.Typer(no_args_is_help=True, help="The signed audit chain, keys, receipts.")
+mirror_app = typer.Typer(no_args_is_help=True, help="The relational mirror and its outbox.")
+
+
+@audit_app.command("verify")
+@_clean
+def audit_verify(deep: Annotated[bool, typer.Option(
+        "--deep", help="Also verify every row's own signature (slower).")] = False) -> None:
+    """Check the whole chain: hashes, links, the signed head (exit 1 when broken)."""
+    with _runtime() as runtime:
+        report = runtime.mirror.verify(deep)
+    typer.echo(str(report))
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+@audit_app.command("log")
+@_clean
+def audit_log(tenant: Annotated[str | None, typer.Option(help="Only this tenant.")] = None,
+              limit: Annotated[int, typer.Option(min=1, max=10_000)] = 50) -> None:
+    """The newest audit rows (every tenant unless --tenant), one JSON object per line."""
+    from graphmem.mirror.audit import listing
+
+    with _runtime() as runtime:
+        for row in listing(runtime.store, tenant, limit):
+            typer.echo(json.dumps(row.as_dict(), sort_keys=True))
+
+
+@audit_app.command("public-key")
+@_clean
+def audit_public_key() -> None:
+    """The signing public key (PEM): give it to whoever verifies receipts."""
+    from graphmem.mirror.keys import public_pem, signer
+    from graphmem.settings import load_settings
+
+    typer.echo(public_pem(signer(load_settings()).public), nl=False)
+
+
+@audit_app.command("verify-receipt")
+@_clean
+def audit_verify_receipt(
+        receipt: Annotated[Path, typer.Argument(help="The receipt JSON ('-' for stdin).")],
+        public_key: Annotated[Path, typer.Option("--public-key", help="PEM file.")]) -> None:
+    """Check a receipt with only a public key: no database, no server."""
+    from graphmem.mirror.receipts import verify_receipt
+
+    text = sys.stdin.read() if str(receipt) == "-" else receipt.read_text()
+    verdict = verify_receipt(text, public_key.read_text())
+    typer.echo(verdict.reason)
+    if not verdict:
+        raise typer.Exit(1)
+
+
+@audit_app.command("rotate-key")
+@_clean
+def audit_rotate_key(new_key_env: Annotated[str | None, typer.Option(
+        help="With GRAPHMEM_KEY set: the environment variable holding the new key.")] = None
+                     ) -> None:
+    """Sign with a new key from now on; the old public key stays trusted for what it signed."""
+    from graphmem.mirror import audit, keys
+
+    with _runtime() as runtime:
+        old = runtime.mirror.ensure_registered()
+        if runtime.settings.key is not None:
+            if not new_key_env or not os.environ.get(new_key_env):
+                raise InvalidInput("GRAPHMEM_KEY is set: put the new key in an environment"
+                                   " variable and name it with --new-key-env")
+            new = keys.signer_from_secret(os.environ[new_key_env])
+        else:
+            new = keys.new_seed_file(runtime.settings)
+        keys.rotate(runtime.store, old, new)
+        runtime.mirror.use_signer(new)
+        audit.resign_head(runtime.store, new)
+    typer.echo(f"signing key {old.key_id} retired, {new.key_id} current")
+    if runtime.settings.key is not None:
+        typer.echo(f"now set GRAPHMEM_KEY to the value of {new_key_env} everywhere")
+
+
+@audit_app.command("new-encryption-key")
+def audit_new_encryption_key() -> None:
+    """Print a fresh key for GRAPHMEM_ENCRYPTION_KEY (set it before the store holds data)."""
+    from cryptography.fernet import Fernet
+
+    typer.echo(Fernet.generate_key().decode())
+
+
+@mirror_app.command("status")
+@_clean
+def mirror_status() -> None:
+    """Outbox entries waiting for the mirror, and the last drain error."""
+    with _runtime() as runtime:
+        typer.echo(json.dumps(runtime.mirror.status(), sort_keys=True))
+
+
+@mirror_app.command("drain")
+@_clean
+def mirror_drain() -> None:
+    """Apply every pending outbox entry to the relational store now."""
+    with _runtime() as runtime:
+        typer.echo(f"applied {runtime.mirror.drain()} outbox entries")
+
+
+@mirror_app.command("check")
+@_clean
+def mirror_check(space: Annotated[str | None, typer.Option()] = None) -> None:
+    """Compare the mirror with the graph (exit 1 on a difference)."""
+    from graphmem.mirror.check_mirror import check_mirror
+
+    with _runtime() as runtime:
+        problems = check_mirror(runtime, space)
+    typer.echo("\n".join(problems) if problems else str(problems))
+    if problems:
+        raise typer.Exit(1)
+
+
+@_clean
+def erase_command(
+        space: Annotated[str | None, typer.Option(help="tenant/user/agent/run.")] = None,
+        fact: Annotated[str | None, typer.Option(help="Erase this fact id.")] = None,
+        subject: Annotated[str | None, typer.Option(help="Erase every fact of it.")] = None,
+        all_: Annotated[bool, typer.Option("--all", help="Erase the whole space.")] = False,
+        expired: Annotated[bool, typer.Option(help="Purge history past retention.")] = False,
+        days: Annotated[float | None, typer.Option(help="Retention for --expired.")] = None,
+        tenant: Annotated[str | None, typer.Option(help="Erase a tenant's spaces.")] = None,
+        user: Annotated[str | None, typer.Option(help="With --tenant: one user's.")] = None,
+) -> None:
+    """Erase for good (both stores, embeddings, caches) and print the signed receipt."""
+    from graphmem.memory import GraphMem
+    from graphmem.mirror.erasure import erase_subtree
+
+    chosen = [fact is not None, subject is not None, all_, expired, tenant is not None]
+    if sum(chosen) != 1 or (tenant is None) != (space is not None) or (user and not tenant):
+        raise InvalidInput("give --space with one of --fact, --subject, --all, --expired;"
+                           " or --tenant (and optionally --user) alone")
+    with _runtime() as runtime:
+        if tenant is not None:
+            receipt = erase_subtree(runtime, tenant, user)
+        else:
+            mem = GraphMem(space, runtime=runtime)
+            if expired:
+                receipt = mem.purge_expired(days)
+            elif all_:
+                receipt = mem.delete_all()
+            else:
+                receipt = mem.delete(fact_id=fact, subject=subject)
+    typer.echo(json.dumps(receipt, indent=2, sort_keys=True))
+
+
+@_clean
+def restore_command(
+        from_mirror: Annotated[bool, typer.Option(
+            "--from-mirror", help="Replay the relational mirror's event log.")] = False,
+        space: Annotated[list[str] | None, typer.Option(help="Only these spaces.")] = None,
+        embed: Annotated[bool, typer.Option(help="Compute embeddings again.")] = True,
+) -> None:
+    """Rebuild an empty Neo4j database from the mirror's event log."""
+    from graphmem.mirror.restore import restore
+
+    if not from_mirror:
+        raise GraphMemError("the only source is the mirror: pass --from-mirror")
+    with _runtime() as runtime:
+        total = int(runtime.store.query("SELECT count(*) FROM events")[0][0])
+        with typer.progressbar(length=total, label="replaying events") as bar:
+            result = restore(runtime, space, embed=embed,
+                             progress=lambda done, _: bar.update(done - bar.pos))
+    typer.echo(str(result))

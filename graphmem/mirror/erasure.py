@@ -1,0 +1,195 @@
+"""Erasure: facts removed for good from the graph, the mirror, embeddings and caches.
+
+Soft `forget` retracts and keeps history; erasure is the compliance path. One graph
+transaction (under the space lock) deletes the facts with everything attached to them: the
+tombstones that name their values, SUPERSEDES/RETRACTS edges, the `embedding` property with
+the node, projection edges and entities nothing else uses, conflicts left empty; pending
+outbox entries are rewritten without them, applied ones dropped; and an `erase` outbox entry
+(ids only) is committed. Draining that entry deletes the mirror rows, rewrites every event of
+the log that mentioned them, drops decision snapshots that included them and clears the
+decrypt cache. The caller gets a signed receipt; the audit chain records that an erasure
+happened (counts and ids, never content).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+from graphmem.errors import InvalidInput, NotFound
+from graphmem.graph.driver import run
+from graphmem.mirror import outbox, receipts
+from graphmem.mirror.db import RelationalStore
+from graphmem.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+SCOPES = ("fact", "subject", "space", "expired")
+
+
+@dataclass(frozen=True)
+class Target:
+    """What to erase in one space: fact ids, one subject, everything, or expired history."""
+
+    scope: str
+    ids: tuple[str, ...] = ()
+    subject: str | None = None
+    before: datetime | None = None
+
+    def __post_init__(self) -> None:
+        if self.scope not in SCOPES:
+            raise InvalidInput(f"erasure scope {self.scope!r} is not one of {', '.join(SCOPES)}")
+
+
+@dataclass(frozen=True)
+class Erased:
+    facts: tuple[str, ...]
+    conflicts: tuple[str, ...]
+    event_id: str | None
+
+
+def _targets(tx: ManagedTransaction, space: str, target: Target) -> list[str]:
+    if target.scope == "fact":
+        rows = run(tx, "mirror/targets_by_id", space=space, ids=list(target.ids))
+        missing = set(target.ids) - {r["id"] for r in rows}
+        if missing:
+            raise NotFound(f"no fact {sorted(missing)[0]!r} in this space")
+    elif target.scope == "subject":
+        rows = run(tx, "mirror/targets_by_subject", space=space, subject=target.subject)
+    elif target.scope == "expired":
+        rows = run(tx, "mirror/targets_expired", space=space, before=target.before)
+    else:
+        rows = run(tx, "mirror/targets_all", space=space)
+    ids = {r["id"] for r in rows}
+    if ids:
+        ids |= {r["id"] for r in run(tx, "mirror/tombstones", space=space, ids=sorted(ids))}
+    return sorted(ids)
+
+
+def erase_tx(tx: ManagedTransaction, space: str, target: Target, now: datetime) -> Erased:
+    """The graph side, in one transaction under the space lock."""
+    run(tx, "remember/lock_space", space=space, now=now)
+    ids = _targets(tx, space, target)
+    if not ids and target.scope != "space":
+        return Erased((), (), None)
+    gone = run(tx, "mirror/erase_facts", space=space, ids=ids)[0]
+    if target.scope == "space":
+        run(tx, "mirror/erase_space_rest", space=space)
+    erased = frozenset(ids)
+    rewrites = []
+    for row in run(tx, "mirror/erase_outbox", space=space):
+        if row["kind"] == "erase":
+            continue
+        payload = json.loads(row["payload"])
+        cleaned = outbox.scrub(payload, erased)
+        if cleaned != payload:
+            rewrites.append({"id": row["id"], "payload": outbox.encode(cleaned)})
+    if rewrites:
+        run(tx, "mirror/outbox_rewrite", rows=rewrites)
+    payload = {"facts": ids, "conflicts": gone["conflicts"], "all": target.scope == "space",
+               "scope": target.scope}
+    event_id = outbox.record(tx, space, "erase", payload, now)
+    return Erased(tuple(ids), tuple(gone["conflicts"]), event_id)
+
+
+def erase(runtime: Runtime, space: str, target: Target) -> dict[str, Any]:
+    """Erase from both stores; returns the signed receipt. The relational store is checked
+    first: when it is down nothing is erased (StoreUnavailable), so a receipt never claims
+    an erasure the mirror has not taken."""
+    mirror = runtime.mirror
+    runtime.store.ping()
+    done: Erased = runtime.graph.execute(erase_tx, space, target, datetime.now(UTC))
+    fields: dict[str, Any] = {
+        "scope": target.scope, "facts": len(done.facts), "fact_ids": list(done.facts),
+        "conflicts": len(done.conflicts), "event_id": done.event_id,
+        "mirror": "erased" if _mirrored(runtime, space, done.event_id) else "pending",
+    }
+    if target.before is not None:
+        fields["retired_before"] = target.before.isoformat()
+    mirror.cipher.clear_cache()
+    return receipts.issue(runtime.store, mirror.ensure_registered(), mirror.cipher, "erasure",
+                          space, fields)
+
+
+def _mirrored(runtime: Runtime, space: str, event_id: str | None) -> bool:
+    if event_id is None:
+        return True
+    try:
+        runtime.mirror.drain([space])
+    except Exception as e:  # noqa: BLE001 - the receipt says "pending"; the drainer retries
+        log.warning("erased from the graph; the mirror follows when it can: %s", e)
+        runtime.mirror.notify(space)
+        return False
+    return bool(runtime.store.query("SELECT 1 FROM events WHERE event_id = ?", (event_id,)))
+
+
+# ---- subtrees ------------------------------------------------------------------------------
+def subtree_spaces(runtime: Runtime, tenant: str, user: str | None = None) -> list[str]:
+    """Every space under tenant (or tenant/user) known to either store."""
+    prefix = f"{tenant}/" + (f"{user}/" if user else "")
+    found = {r["space"] for r in runtime.graph.read("mirror/spaces_under", prefix=prefix,
+                                                      store=None)}
+    for table in ("mirror_facts", "events"):
+        rows = runtime.store.query(
+            f"SELECT DISTINCT space FROM {table} WHERE substr(space, 1, ?) = ?",  # noqa: S608
+            (len(prefix), prefix))
+        found.update(str(r[0]) for r in rows)
+    return sorted(found)
+
+
+def erase_subtree(runtime: Runtime, tenant: str, user: str | None = None) -> dict[str, Any]:
+    """Erase every space of a tenant, or of one user in it; one signed receipt for all."""
+    spaces = subtree_spaces(runtime, tenant, user)
+    parts = [erase(runtime, space, Target("space")) for space in spaces]
+    mirror = runtime.mirror
+    fields = {
+        "scope": "user" if user else "tenant", "user": user, "spaces": spaces,
+        "facts": sum(p["receipt"]["facts"] for p in parts),
+        "space_receipts": [p["receipt"]["id"] for p in parts],
+        "mirror": "erased" if all(p["receipt"]["mirror"] == "erased" for p in parts)
+        else "pending",
+    }
+    anchor = f"{tenant}/{user}" if user else tenant
+    return receipts.issue(runtime.store, mirror.ensure_registered(), mirror.cipher, "erasure",
+                          anchor, fields)
+
+
+# ---- retention -----------------------------------------------------------------------------
+def days(value: timedelta | float) -> float:
+    period = value.total_seconds() / 86400 if isinstance(value, timedelta) else float(value)
+    if period <= 0:
+        raise InvalidInput("a retention period must be positive (days, or a timedelta)")
+    return period
+
+
+def set_retention(store: RelationalStore, space: str, period: timedelta | float | None) -> None:
+    """A space's retention period (None removes it, so the default applies)."""
+    with store.transaction() as cur:
+        cur.execute("DELETE FROM retention WHERE space = ?", (space,))
+        if period is not None:
+            cur.execute("INSERT INTO retention (space, seconds, set_at) VALUES (?, ?, ?)",
+                        (space, days(period) * 86400, datetime.now(UTC).isoformat()))
+
+
+def retention(store: RelationalStore, space: str, default_days: float | None
+              ) -> timedelta | None:
+    rows = store.query("SELECT seconds FROM retention WHERE space = ?", (space,))
+    if rows:
+        return timedelta(seconds=float(rows[0][0]))
+    return timedelta(days=default_days) if default_days else None
+
+
+def purge_target(store: RelationalStore, space: str, period: timedelta | float | None,
+                 default_days: float | None) -> Target:
+    """Retired history older than the period (given, else the space's, else the default)."""
+    chosen = (timedelta(days=days(period)) if period is not None
+              else retention(store, space, default_days))
+    if chosen is None:
+        raise InvalidInput("no retention period: pass one, set one with set_retention, or set"
+                           " GRAPHMEM_RETENTION_DAYS")
+    return Target("expired", before=datetime.now(UTC) - chosen)

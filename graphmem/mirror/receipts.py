@@ -1,0 +1,155 @@
+"""Signed receipts: decisions, attestations and erasures, checkable with the public key alone.
+
+A receipt is plain JSON:
+
+    {"receipt": {"id", "kind", "tenant", "space", "issued_at", "key_id", ...},
+     "signature": "<base64 Ed25519 over the canonical receipt>",
+     "public_key": "<base64 raw key, a convenience: verify against a key you trust>",
+    "facts": [...]}   (decisions and attestations: the snapshot the signed digest covers)
+
+`verify_receipt(receipt, public_key)` needs nothing else: no database, no graphmem service.
+Receipts are stored (body sealed like other content) and stamped with the caller's tenant.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
+from graphmem.errors import InvalidInput, NotFound
+from graphmem.mirror.crypto import FieldCipher
+from graphmem.mirror.db import RelationalStore
+from graphmem.mirror.keys import (
+    Signer,
+    key_id,
+    load_public_key,
+    public_bytes,
+    verify_signature,
+)
+from graphmem.model import Fact
+
+
+def canonical(body: Mapping[str, Any]) -> bytes:
+    return json.dumps(body, sort_keys=True, separators=(",", ":"), ensure_ascii=False,
+                      default=str).encode()
+
+
+def digest(items: Any) -> str:
+    """SHA-256 of a canonical JSON rendering: what a receipt commits to."""
+    return hashlib.sha256(canonical({"items": items})).hexdigest()
+
+
+def fact_snapshot(fact: Fact) -> dict[str, Any]:
+    """The exact fields of a fact a decision relied on."""
+    return {"id": fact.id, "subject": fact.subject, "scope": fact.scope, "value": fact.value,
+            "status": fact.status.value, "confidence": fact.confidence, "source": fact.source,
+            "recorded_at": fact.recorded_at.isoformat() if fact.recorded_at else None}
+
+
+def sign(signer: Signer, body: dict[str, Any]) -> dict[str, Any]:
+    body = {**body, "key_id": signer.key_id}
+    return {"receipt": body, "signature": signer.sign(canonical(body)),
+            "public_key": base64.b64encode(public_bytes(signer.public)).decode()}
+
+
+def issue(store: RelationalStore, signer: Signer, cipher: FieldCipher, kind: str, space: str,
+          fields: Mapping[str, Any]) -> dict[str, Any]:
+    """Sign, store and return a receipt of `kind` for `space`."""
+    tenant = space.split("/", 1)[0]
+    now = datetime.now(UTC).isoformat()
+    body = {"id": "r" + secrets.token_hex(8), "kind": kind, "tenant": tenant, "space": space,
+            "issued_at": now, **fields}
+    receipt = sign(signer, body)
+    with store.transaction() as cur:
+        cur.execute("INSERT INTO receipts (id, tenant, space, kind, body, signature, key_id,"
+                    " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    (body["id"], tenant, space, kind, cipher.seal(json.dumps(receipt["receipt"])),
+                     receipt["signature"], signer.key_id, now))
+    return receipt
+
+
+def stored(store: RelationalStore, cipher: FieldCipher, receipt_id: str,
+           tenant: str | None) -> dict[str, Any]:
+    """A stored receipt, found only from inside its tenant (None: any, for operators)."""
+    rows = store.query("SELECT tenant, body, signature FROM receipts WHERE id = ?",
+                       (receipt_id,))
+    if not rows or (tenant is not None and rows[0][0] != tenant):
+        raise NotFound(f"no receipt {receipt_id!r}")
+    return {"receipt": json.loads(cipher.open(rows[0][1]) or "{}"), "signature": rows[0][2]}
+
+
+@dataclass(frozen=True)
+class Verdict:
+    ok: bool
+    reason: str
+
+    def __bool__(self) -> bool:
+        return self.ok
+
+
+def check(receipt: Mapping[str, Any], keys: Mapping[str, Ed25519PublicKey]) -> Verdict:
+    try:
+        body = receipt["receipt"]
+        signature = receipt["signature"]
+        kid = body["key_id"]
+    except (KeyError, TypeError):
+        return Verdict(False, "not a receipt: it needs `receipt` (with key_id) and `signature`")
+    key = keys.get(kid)
+    if key is None:
+        return Verdict(False, f"signed by key {kid}, which is not one of the trusted keys")
+    if not verify_signature(key, str(signature), canonical(body)):
+        return Verdict(False, "the signature does not match the receipt (altered or forged)")
+    if "facts" in receipt and digest(receipt["facts"]) != body.get("digest"):
+        return Verdict(False, "the facts given with the receipt are not the ones it signed")
+    return Verdict(True, f"valid {body.get('kind', 'receipt')} receipt signed by key {kid}")
+
+
+def verify_receipt(receipt: Mapping[str, Any] | str,
+                   public_key: str | bytes | Ed25519PublicKey) -> Verdict:
+    """Check a receipt against a public key you trust (PEM, base64 or hex); needs nothing
+    else. A receipt may be given as its JSON text."""
+    if isinstance(receipt, str):
+        try:
+            receipt = json.loads(receipt)
+        except json.JSONDecodeError as e:
+            raise InvalidInput(f"the receipt is not JSON: {e}") from None
+        if not isinstance(receipt, Mapping):
+            raise InvalidInput("the receipt is not a JSON object")
+    key = public_key if isinstance(public_key, Ed25519PublicKey) else load_public_key(public_key)
+    return check(receipt, {key_id(key): key})
+
+
+def snapshot_receipt(store: RelationalStore, signer: Signer, cipher: FieldCipher, kind: str,
+                     space: str, facts: list[Fact], fields: Mapping[str, Any]
+                     ) -> dict[str, Any]:
+    """A receipt over exact facts: it signs their digest and carries them beside it."""
+    snapshot = [fact_snapshot(f) for f in facts]
+    body = {**fields, "fact_ids": [f.id for f in facts], "digest": digest(snapshot)}
+    return {**issue(store, signer, cipher, kind, space, body), "facts": snapshot}
+
+
+def record_decision(store: RelationalStore, signer: Signer, cipher: FieldCipher, space: str,
+                    caller: str, action: str, subjects: list[str], facts: list[Fact]
+                    ) -> dict[str, Any]:
+    """Snapshot the facts behind an action and sign it; the snapshot is kept (sealed) until
+    an erasure of one of its facts drops it (the digest stays)."""
+    decision_id = "d" + secrets.token_hex(8)
+    receipt = snapshot_receipt(store, signer, cipher, "decision", space, facts, {
+        "decision_id": decision_id, "action": action, "subjects": subjects, "caller": caller})
+    body = receipt["receipt"]
+    with store.transaction() as cur:
+        cur.execute("INSERT INTO decisions (id, tenant, space, caller, action, snapshot,"
+                    " fact_ids, digest, receipt_id, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    (decision_id, body["tenant"], space, caller, cipher.seal(action),
+                     cipher.seal(json.dumps(receipt["facts"])), json.dumps(body["fact_ids"]),
+                     body["digest"], body["id"], body["issued_at"]))
+    return receipt

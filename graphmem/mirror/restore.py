@@ -1,0 +1,151 @@
+"""`graphmem graph restore --from-mirror`: rebuild an empty graph from the mirror's event log.
+
+Events replay in the order the mirror applied them (each space's in commit order) through
+the write path's own code: a `remember` event is the write's Batch, applied by
+`Batch.apply` (facts, refines, statuses, retirements, the entity projection, conflicts);
+`settle` replays its batches and closes its conflict; `policy` sets the space's policy;
+`erase` deletes what it names (the log was already rewritten without erased content). Space
+write counters continue from the last event, so new writes keep their order after a restore.
+Embeddings are computed again for the restored facts (`embed=False` skips it).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, fields
+from datetime import datetime
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+from graphmem.errors import GraphMemError
+from graphmem.graph import migrations as graph_migrations
+from graphmem.graph.driver import run
+from graphmem.mirror import outbox
+from graphmem.remember.write import Batch
+from graphmem.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+PAGE = 200
+Progress = Callable[[int, int], None]
+
+
+class GraphNotEmpty(GraphMemError):
+    """Restore only writes into an empty graph, so it can never mix with live data."""
+
+
+@dataclass(frozen=True)
+class Event:
+    seq: int
+    event_id: str
+    space: str
+    kind: str
+    payload: dict[str, Any]
+    now: datetime
+    graph_seq: int | None
+
+
+@dataclass(frozen=True)
+class RestoreResult:
+    events: int
+    spaces: tuple[str, ...]
+    facts: int
+
+    def __str__(self) -> str:
+        return (f"restored {self.facts} facts in {len(self.spaces)} space(s) from"
+                f" {self.events} mirror events")
+
+
+def _batch(payload: dict[str, Any]) -> Batch:
+    """The write batch an event carries, its times back as datetimes."""
+    lists = {f.name: [outbox.revive_times(item) if isinstance(item, dict) else item
+                      for item in payload.get(f.name, [])]
+             for f in fields(Batch) if f.name != "outbox"}
+    return Batch(**lists)
+
+
+def replay(tx: ManagedTransaction, event: Event, store: str) -> None:
+    """One event, applied to the graph as its original transaction applied it."""
+    space, now = event.space, event.now
+    run(tx, "mirror/restore_space", space=space, now=now, seq=event.graph_seq, store=store)
+    for payload in outbox.batches(event.kind, event.payload):
+        _batch(payload).apply(tx, space, now)
+    if event.kind == "settle" and event.payload.get("close"):
+        run(tx, "conflicts/close", space=space, now=now, **event.payload["close"])
+    elif event.kind == "policy":
+        run(tx, "remember/set_policy", space=space, policy=event.payload["policy"], now=now)
+    elif event.kind == "erase":
+        run(tx, "mirror/erase_facts", space=space, ids=event.payload.get("facts", []))
+        if event.payload.get("all"):
+            run(tx, "mirror/erase_space_rest", space=space)
+
+
+def _replay_page(tx: ManagedTransaction, events: list[Event], store: str) -> None:
+    for event in events:
+        replay(tx, event, store)
+
+
+def events(runtime: Runtime, spaces: Iterable[str] | None = None,
+           page: int = PAGE) -> Iterator[list[Event]]:
+    """The event log, oldest first, a page at a time, decrypted."""
+    wanted = sorted(set(spaces)) if spaces is not None else None
+    cipher = runtime.mirror.cipher
+    after = 0
+    while True:
+        sql = ("SELECT seq, event_id, space, kind, payload, created_at, graph_seq FROM events"
+               " WHERE seq > ?")
+        params: list[Any] = [after]
+        if wanted is not None:
+            sql += f" AND space IN ({outbox.marks(len(wanted))})"
+            params += wanted
+        rows = runtime.store.query(sql + " ORDER BY seq LIMIT ?", (*params, page))
+        if not rows:
+            return
+        yield [Event(int(r[0]), r[1], r[2], r[3], json.loads(cipher.open(r[4]) or "{}"),
+                     datetime.fromisoformat(r[5]), r[6]) for r in rows]
+        after = int(rows[-1][0])
+
+
+def _require_empty(runtime: Runtime, spaces: Iterable[str] | None) -> None:
+    for space in (list(spaces) if spaces is not None else [None]):
+        nodes = int(runtime.graph.read("mirror/graph_count", space=space)[0]["nodes"])
+        if nodes:
+            where = f"space {space}" if space else "the graph"
+            raise GraphNotEmpty(
+                f"{where} already holds {nodes} memory node(s): restore rebuilds only into an"
+                " empty database (point GRAPHMEM_NEO4J_URI at a fresh one, or erase it first)")
+
+
+def restore(runtime: Runtime, spaces: Iterable[str] | None = None, embed: bool = True,
+            progress: Progress | None = None) -> RestoreResult:
+    """Rebuild the graph (or the given spaces) from the mirror into an empty database."""
+    spaces = None if spaces is None else sorted(set(spaces))
+    runtime.graph.verify()
+    graph_migrations.up(runtime.graph)
+    _require_empty(runtime, spaces)
+    total = int(runtime.store.query("SELECT count(*) FROM events")[0][0])
+    done, seen = 0, set[str]()
+    for page in events(runtime, spaces):
+        runtime.graph.execute(_replay_page, page, runtime.mirror.store_id)
+        done += len(page)
+        seen.update(e.space for e in page)
+        if progress is not None:
+            progress(done, total)
+    facts = 0
+    for space in sorted(seen):
+        ids = [r["id"] for r in runtime.graph.read("mirror/targets_all", space=space)]
+        facts += len(ids)
+        if embed and ids:
+            _embed(runtime, space, ids)
+    return RestoreResult(done, tuple(sorted(seen)), facts)
+
+
+def _embed(runtime: Runtime, space: str, ids: list[str]) -> None:
+    from graphmem.recall.vectors import VectorIndex
+
+    vectors = VectorIndex(runtime.graph, lambda: runtime.embedder)
+    for start in range(0, len(ids), 256):
+        vectors.store(space, ids[start:start + 256])

@@ -1,0 +1,167 @@
+"""Ranking a space's facts for a question: vector and full-text, fused by reciprocal rank.
+
+Strategies are named configuration objects (STYLE 11): `fused` (the default), `vector` and
+`lexical` (what the benchmark compares). When the embedder is down or its vectors do not
+fit the index, vector ranking drops out, the log says why, and full-text carries the query
+(seed 003 "Graceful degradation"); the Ranking says so too.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from neo4j.exceptions import ClientError
+
+from graphmem.embeddings import EmbedderUnavailable
+from graphmem.errors import BudgetExceeded, SchemaOutdated
+from graphmem.graph.driver import GraphDriver
+from graphmem.model import HOT_STATUSES, Status
+from graphmem.recall.text import lucene_terms
+from graphmem.recall.vectors import DimensionMismatch, VectorIndex
+
+log = logging.getLogger(__name__)
+
+ALL_STATUSES: tuple[str, ...] = tuple(s.value for s in Status)
+RRF_K = 60
+MAX_ANN_K = 10_000
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """How to rank: which rankers run, how deep each list goes, the RRF constant."""
+
+    name: str
+    vector: bool
+    lexical: bool
+    rrf_k: int = RRF_K
+    depth: int = 100
+    oversample: int = 4
+
+
+FUSED = Strategy("fused", vector=True, lexical=True)
+VECTOR = Strategy("vector", vector=True, lexical=False)
+LEXICAL = Strategy("lexical", vector=False, lexical=True)
+STRATEGIES: dict[str, Strategy] = {s.name: s for s in (FUSED, VECTOR, LEXICAL)}
+
+
+@dataclass(frozen=True)
+class Pool:
+    """Which facts may be retrieved: the given statuses now, or (with `at`) what memory held
+    at that instant; `history` adds the retired facts recorded by then."""
+
+    statuses: tuple[str, ...] = HOT_STATUSES
+    at: datetime | None = None
+    history: bool = False
+
+    def params(self) -> dict[str, Any]:
+        return {"statuses": list(self.statuses), "at": self.at, "history": self.history}
+
+
+def pool_for(include_history: bool = False, as_of: datetime | None = None) -> Pool:
+    if as_of is not None:
+        return Pool(ALL_STATUSES, as_of, include_history)
+    return Pool(ALL_STATUSES if include_history else HOT_STATUSES, None, include_history)
+
+
+ACTIVE_POOL = Pool((Status.ACTIVE.value,))
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """Fact ids best first; `method` is what really ran, `note` why it degraded."""
+
+    ids: tuple[str, ...]
+    method: str
+    note: str = ""
+
+
+def rrf(lists: Sequence[Sequence[str]], k: int = RRF_K) -> list[str]:
+    """Reciprocal-rank fusion: score(id) = Σ 1 / (k + rank), ranks from 1.
+
+    Ties keep the better single rank first, then the id, so the order is deterministic.
+    """
+    scores: dict[str, float] = {}
+    best: dict[str, int] = {}
+    for ranked in lists:
+        for rank, item in enumerate(ranked, 1):
+            scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
+            best[item] = min(best.get(item, rank), rank)
+    return sorted(scores, key=lambda i: (-scores[i], best[i], i))
+
+
+class Ranker:
+    """Runs the named statements of cypher/recall for one space's pool."""
+
+    def __init__(self, graph: GraphDriver, vectors: VectorIndex) -> None:
+        self.graph = graph
+        self.vectors = vectors
+
+    def pool_size(self, space: str, pool: Pool, cap: int) -> int:
+        rows = self.graph.read("recall/pool_size", space=space, cap=cap, **pool.params())
+        return int(rows[0]["n"])
+
+    def pool(self, space: str, pool: Pool, cap: int) -> list[dict[str, Any]]:
+        rows = self.graph.read("recall/pool", space=space, cap=cap, **pool.params())
+        return [r["fact"] for r in rows]
+
+    def load(self, space: str, ids: Sequence[str]) -> list[dict[str, Any]]:
+        if not ids:
+            return []
+        return [r["fact"] for r in self.graph.read("recall/load", space=space, ids=list(ids))]
+
+    def critical(self, space: str, pool: Pool, categories: Sequence[str], budget: int
+                 ) -> list[str]:
+        """Every pool fact in the categories; more than `budget` fails, never truncates."""
+        if not categories:
+            return []
+        rows = self.graph.read("recall/critical", space=space, categories=list(categories),
+                               cap=budget + 1, **pool.params())
+        if len(rows) > budget:
+            raise BudgetExceeded(
+                f"more than {budget} facts are in critical categories"
+                f" ({', '.join(categories)}): recall refuses to truncate them; raise"
+                " GRAPHMEM_CRITICAL_BUDGET or narrow the critical categories")
+        return [r["id"] for r in rows]
+
+    def rank(self, space: str, question: str, pool: Pool, strategy: Strategy, top_k: int
+             ) -> Ranking:
+        lists: list[list[str]] = []
+        note = ""
+        if strategy.vector:
+            try:
+                lists.append(self._vector(space, question, pool, strategy))
+            except (EmbedderUnavailable, DimensionMismatch) as e:
+                note = f"vector ranking unavailable ({e}); ranked by full-text only"
+                log.warning("recall: %s", note)
+        if strategy.lexical or note:
+            lists.append(self._lexical(space, question, pool, strategy))
+        method = "lexical" if note else strategy.name
+        return Ranking(tuple(rrf(lists, strategy.rrf_k)[:top_k]), method, note)
+
+    def _vector(self, space: str, question: str, pool: Pool, strategy: Strategy) -> list[str]:
+        vector = self.vectors.query_vector(question)
+        k = min(strategy.depth * strategy.oversample, MAX_ANN_K)
+        rows = self.graph.read("recall/vector_ann", space=space, vector=vector, k=k,
+                               limit=strategy.depth, **pool.params())
+        if len(rows) < strategy.depth:
+            rows = self.graph.read("recall/vector_exact", space=space, vector=vector,
+                                   limit=strategy.depth, **pool.params())
+        return [r["id"] for r in rows]
+
+    def _lexical(self, space: str, question: str, pool: Pool, strategy: Strategy) -> list[str]:
+        terms = lucene_terms(question)
+        if not terms:
+            return []
+        try:
+            rows = self.graph.read("recall/fulltext", space=space, query=terms,
+                                   limit=strategy.depth, **pool.params())
+        except ClientError as e:
+            if "fact_search" in (e.message or ""):
+                raise SchemaOutdated("the fact_search full-text index is missing: run"
+                                     " `graphmem migrate up`") from e
+            raise
+        return [r["id"] for r in rows]

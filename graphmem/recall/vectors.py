@@ -1,0 +1,106 @@
+"""Fact vectors: stored on Fact nodes under the `fact_embedding` index, checked against it.
+
+Written after each write's transaction in one batched embedding call. The embedder being
+down never fails a write: the facts stay without a vector, are still found by full-text,
+and the log says so.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterable
+
+from graphmem.embeddings import EmbedderUnavailable, Embeddings, Vector
+from graphmem.errors import ConfigError, GraphMemError
+from graphmem.graph.driver import GraphDriver
+from graphmem.model import Action, Result
+from graphmem.recall.text import fact_text
+
+log = logging.getLogger(__name__)
+
+INDEX = "fact_embedding"
+# Results whose fact_id names a fact this write created or changed (a tombstone included).
+_WRITTEN = frozenset({Action.ADD, Action.SUPERSEDE, Action.COEXIST, Action.FLAG,
+                      Action.ARCHIVE, Action.REFINE, Action.RETRACT})
+
+
+class DimensionMismatch(GraphMemError):
+    """The embedder's vectors do not fit the vector index."""
+
+
+def written_ids(results: Iterable[Result]) -> list[str]:
+    seen: dict[str, None] = {}
+    for r in results:
+        if r.fact_id and r.action in _WRITTEN:
+            seen.setdefault(r.fact_id, None)
+    return list(seen)
+
+
+class VectorIndex:
+    """The vector side of retrieval for one Runtime: the embedder and the index it feeds."""
+
+    def __init__(self, graph: GraphDriver, embedder: Callable[[], Embeddings]) -> None:
+        self.graph = graph
+        self._embedder = embedder
+        self._dimensions: int | None = None
+        self._lock = threading.Lock()
+
+    @property
+    def embeddings(self) -> Embeddings:
+        return self._embedder()
+
+    def dimensions(self) -> int:
+        """The index's dimensions, read once; a missing index means an old schema."""
+        with self._lock:
+            if self._dimensions is None:
+                rows = self.graph.read("recall/vector_index")
+                if not rows:
+                    raise DimensionMismatch(f"no {INDEX} vector index: run `graphmem migrate up`")
+                config = rows[0]["options"]["indexConfig"]
+                self._dimensions = int(config["vector.dimensions"])
+            return self._dimensions
+
+    def check(self, vector: Vector) -> Vector:
+        expected = self.dimensions()
+        if len(vector) != expected:
+            raise DimensionMismatch(
+                f"the embedder ({self.embeddings.name}) gives {len(vector)} dimensions but the"
+                f" {INDEX} index holds {expected}")
+        return vector
+
+    def query_vector(self, text: str) -> Vector:
+        """The question's vector (cached by exact text); raises when it cannot be used."""
+        try:
+            return self.check(self.embeddings.query(text))
+        except ConfigError as e:
+            raise EmbedderUnavailable(str(e)) from e
+
+    def store(self, space: str, fact_ids: list[str]) -> int:
+        """Embed the given facts in one call and store text and vectors; returns how many
+        got a vector. Never raises: a failure is logged and the facts keep full-text only."""
+        if not fact_ids:
+            return 0
+        try:
+            rows = self.graph.read("recall/embed_targets", space=space, ids=fact_ids)
+            texts = [fact_text(r["subject"], r["value"], r["scope"]) for r in rows]
+            vectors = self._vectors(texts)
+            self.graph.write("recall/set_embeddings", space=space, rows=[
+                {"id": r["id"], "text": t, "vector": v}
+                for r, t, v in zip(rows, texts, vectors, strict=True)])
+        except GraphMemError as e:
+            log.error("stored %d fact(s) but could not index them for retrieval: %s",
+                      len(fact_ids), e)
+            return 0
+        return sum(v is not None for v in vectors)
+
+    def _vectors(self, texts: list[str]) -> list[Vector | None]:
+        if not texts:
+            return []
+        try:
+            vectors = [self.check(v) for v in self.embeddings.documents(texts)]
+        except (EmbedderUnavailable, DimensionMismatch, ConfigError) as e:
+            log.warning("embedder unavailable, %d fact(s) stored without vectors (still found"
+                        " by full-text): %s", len(texts), e)
+            return [None] * len(texts)
+        return list(vectors)

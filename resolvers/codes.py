@@ -1,0 +1,51 @@
+"""Error codes the API answers with, from graphmem's error classes.
+
+A code whose message is safe to show keeps it; for INTERNAL and store outages the client
+gets a reference id and the server log holds the detail under the same id.
+"""
+
+from __future__ import annotations
+
+from graphmem.auth import Unauthenticated
+from graphmem.errors import (
+    AccessDenied,
+    BudgetExceeded,
+    InvalidInput,
+    LLMUnavailable,
+    Neo4jUnavailable,
+    NotFound,
+    StoreUnavailable,
+)
+
+UNAUTHENTICATED = "UNAUTHENTICATED"
+FORBIDDEN = "FORBIDDEN"
+BAD_USER_INPUT = "BAD_USER_INPUT"
+NOT_FOUND = "NOT_FOUND"
+RATE_LIMITED = "RATE_LIMITED"
+UNAVAILABLE = "UNAVAILABLE"
+INTERNAL = "INTERNAL"
+
+_SHOWN: tuple[tuple[type[Exception], str], ...] = (
+    (Unauthenticated, UNAUTHENTICATED),
+    (AccessDenied, FORBIDDEN),
+    (InvalidInput, BAD_USER_INPUT),
+    (BudgetExceeded, BAD_USER_INPUT),
+    (NotFound, NOT_FOUND),
+    (LLMUnavailable, UNAVAILABLE),
+)
+_MASKED: tuple[tuple[type[Exception], str], ...] = (
+    (Neo4jUnavailable, UNAVAILABLE),
+    (StoreUnavailable, UNAVAILABLE),
+)
+
+
+def code_for(error: BaseException | None) -> tuple[str, bool]:
+    """(code, whether the message may be shown to the client)."""
+    if error is not None:
+        for cls, code in _SHOWN:
+            if isinstance(error, cls):
+                return code, True
+        for cls, code in _MASKED:
+            if isinstance(error, cls):
+                return code, False
+    return INTERNAL, False

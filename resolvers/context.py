@@ -1,0 +1,23 @@
+"""What a request carries into the resolvers: the long-lived clients and who is calling."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphmem.auth import KeyStore, Principal
+from graphmem.http.broker import Broker
+from graphmem.http.metrics import Metrics
+from graphmem.runtime import Runtime
+
+
+@dataclass
+class RequestContext:
+    runtime: Runtime
+    keys: KeyStore
+    broker: Broker
+    metrics: Metrics
+    principal: Principal | None
+    request_id: str
+    client: str = "-"
+    connection_params: dict[str, Any] | None = field(default=None)

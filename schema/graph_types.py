@@ -1,0 +1,171 @@
+"""Output types of recall and of the entity graph."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import strawberry
+from graphmem.schema.types import Fact
+
+from graphmem.graph import entities as model_entities
+from graphmem.graph import entity_reads, related
+from graphmem.recall.answer import OpenConflict as ModelOpenConflict
+from graphmem.recall.answer import Recall
+from graphmem.recall.check import ActCheck
+
+
+@strawberry.type(description="A fact placed in the answer's context.")
+class RecalledFact:
+    fact: Fact
+    history: bool = strawberry.field(description="True when the fact is no longer current.")
+    line: str
+
+
+@strawberry.type
+class ConflictClaim:
+    id: strawberry.ID
+    subject: str
+    scope: str
+    value: str
+    status: str
+
+
+@strawberry.type(description="An open conflict touching a recalled fact.")
+class OpenConflict:
+    id: strawberry.ID
+    kind: str
+    facts: list[ConflictClaim]
+
+    @classmethod
+    def from_model(cls, c: ModelOpenConflict) -> OpenConflict:
+        return cls(id=strawberry.ID(c.id), kind=c.kind, facts=[
+            ConflictClaim(id=strawberry.ID(f.id), subject=f.subject, scope=f.scope,
+                          value=f.value, status=f.status) for f in c.facts])
+
+
+@strawberry.type(description="recall's answer: model-written when a model is configured.")
+class RecallResult:
+    question: str
+    answer: str | None
+    model_answered: bool
+    facts: list[RecalledFact]
+    conflicts: list[OpenConflict]
+    method: str
+    note: str
+    text: str = strawberry.field(description="What a person or an agent reads.")
+
+    @classmethod
+    def from_model(cls, r: Recall) -> RecallResult:
+        return cls(question=r.question, answer=r.answer, model_answered=r.model_answered,
+                   facts=[RecalledFact(fact=Fact.from_model(f.fact), history=f.history,
+                                       line=f.line()) for f in r.facts],
+                   conflicts=[OpenConflict.from_model(c) for c in r.conflicts],
+                   method=r.method, note=r.note, text=str(r))
+
+
+@strawberry.type(description="Whether an action may rely on these subjects now, and why not.")
+class ActCheckResult:
+    allowed: bool
+    reasons: list[str]
+    facts: list[Fact]
+    text: str
+
+    @classmethod
+    def from_model(cls, c: ActCheck) -> ActCheckResult:
+        return cls(allowed=c.allowed, reasons=list(c.reasons),
+                   facts=[Fact.from_model(f) for f in c.facts], text=str(c))
+
+
+@strawberry.type(description="An entity of a space, keyed by (type, name).")
+class Entity:
+    key: str
+    type: str
+    name: str
+    created_at: datetime | None
+    placeholder: bool
+
+    @classmethod
+    def from_model(cls, e: model_entities.Entity) -> Entity:
+        return cls(key=e.key, type=e.type, name=e.name, created_at=e.created_at,
+                   placeholder=e.placeholder)
+
+
+@strawberry.type
+class EntityAttribute:
+    key: str
+    facts: list[Fact]
+
+
+@strawberry.type(description="An edge of the entity: the relation fact and the other end.")
+class EntityLink:
+    fact: Fact
+    other: Entity
+    outgoing: bool
+    text: str
+
+
+@strawberry.type(description="An entity with its attributes and edges at one point of time.")
+class EntityView:
+    entity: Entity
+    attributes: list[EntityAttribute]
+    links: list[EntityLink]
+
+    @classmethod
+    def from_model(cls, v: entity_reads.EntityView) -> EntityView:
+        return cls(entity=Entity.from_model(v.entity), attributes=[
+            EntityAttribute(key=k, facts=[Fact.from_model(f) for f in facts])
+            for k, facts in sorted(v.attributes.items())], links=[
+            EntityLink(fact=Fact.from_model(link.fact), other=Entity.from_model(link.other),
+                       outgoing=link.outgoing, text=str(link)) for link in v.links])
+
+
+@strawberry.type(description="One projection edge, in its own direction (head to tail).")
+class RelatedEdge:
+    fact_id: strawberry.ID
+    type: str
+    relation: str
+    head: str
+    tail: str
+    status: str
+    confidence: float | None
+    valid_from: datetime | None
+    valid_to: datetime | None
+
+    @classmethod
+    def from_model(cls, e: related.Edge) -> RelatedEdge:
+        return cls(fact_id=strawberry.ID(e.fact_id), type=e.type, relation=e.relation,
+                   head=e.head, tail=e.tail, status=e.status, confidence=e.confidence,
+                   valid_from=e.valid_from, valid_to=e.valid_to)
+
+
+@strawberry.type(description="Entity keys from a start entity outwards, with the edges.")
+class RelatedPath:
+    keys: list[str]
+    edges: list[RelatedEdge]
+    text: str
+
+
+@strawberry.type(description="Paths from the start entities, with the facts behind each edge.")
+class RelatedResult:
+    start: list[Entity]
+    paths: list[RelatedPath]
+    entities: list[Entity]
+    facts: list[Fact]
+    truncated: bool
+    hops: int
+    answer: str | None
+    matched_by: str
+    notes: list[str]
+    text: str
+
+    @classmethod
+    def from_model(cls, r: related.Related) -> RelatedResult:
+        return cls(
+            start=[Entity.from_model(e) for e in r.start],
+            paths=[RelatedPath(keys=list(p.keys), text=r.render(p),
+                               edges=[RelatedEdge.from_model(e) for e in p.edges])
+                   for p in r.paths],
+            entities=[Entity.from_model(e) for e in r.entities.values()],
+            facts=[Fact.from_model(f) for f in r.facts.values()], truncated=r.truncated,
+            hops=r.hops, answer=r.answer, matched_by=r.matched_by, notes=list(r.notes),
+            text=str(r))

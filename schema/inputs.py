@@ -1,0 +1,53 @@
+"""Input types, turned into the dicts graphmem's Python API validates."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from enum import Enum
+from typing import Any
+
+import strawberry
+from graphmem.schema.enums import Action, Kind, TimeRef
+
+
+@strawberry.input(description="A pre-extracted fact (the extractor's JSON shape).")
+class FactInput:
+    subject: str
+    value: str | None = None
+    scope: str | None = None
+    kind: Kind | None = None
+    time_ref: TimeRef | None = None
+    action: Action | None = None
+    confidence: float | None = None
+    head: str | None = None
+    relation: str | None = None
+    tail: str | None = None
+    head_type: str | None = None
+    tail_type: str | None = None
+    category: str | None = None
+    reason: str | None = None
+    target_id: strawberry.ID | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    raw: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """Only the fields given, enum values unwrapped, keys as the Python API names them."""
+        out: dict[str, Any] = {}
+        for name, value in vars(self).items():
+            if value is None:
+                continue
+            out[name] = value.value if isinstance(value, Enum) else value
+        return out
+
+
+@strawberry.input
+class SourceRankInput:
+    source: str
+    rank: int
+
+
+@strawberry.input(description="A start entity by type and name.")
+class EntityRefInput:
+    type: str
+    name: str

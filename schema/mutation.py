@@ -1,0 +1,79 @@
+"""Mutation root: writes, review actions and administration of one space."""
+
+from __future__ import annotations
+
+import strawberry
+from graphmem.schema.enums import PolicyMode
+from graphmem.schema.fields import GraphInfo, SpaceArg, run
+from graphmem.schema.graph_types import Entity
+from graphmem.schema.inputs import FactInput, SourceRankInput
+from graphmem.schema.scalars import JSON
+from graphmem.schema.types import ChangeResult, Policy, PolicyResult, RememberResult
+
+
+@strawberry.type
+class Mutation:
+    @strawberry.mutation(description="One extraction call by the configured LLM, then"
+                                     " reconciliation; DEDUP without a call for a restatement.")
+    async def remember(self, info: GraphInfo, space: SpaceArg, text: str, source: str = "",
+                       metadata: JSON | None = None) -> list[RememberResult]:
+        results = await run(info, space, text=text, source=source, metadata=metadata)
+        return [RememberResult.from_model(r) for r in results]
+
+    @strawberry.mutation(description="Extraction with every action forced to RETRACT.")
+    async def forget(self, info: GraphInfo, space: SpaceArg, text: str,
+                     source: str = "") -> list[RememberResult]:
+        results = await run(info, space, text=text, source=source)
+        return [RememberResult.from_model(r) for r in results]
+
+    @strawberry.mutation(description="Seed a canonical entity so later mentions land on it.")
+    async def create_entity(self, info: GraphInfo, space: SpaceArg, type: str,
+                            name: str) -> Entity:
+        return Entity.from_model(await run(info, space, type=type, name=name))
+
+    @strawberry.mutation(description="Reconcile pre-extracted facts (no model call).")
+    async def remember_facts(self, info: GraphInfo, space: SpaceArg, facts: list[FactInput],
+                             text: str = "", source: str = "", source_ref: str = "",
+                             metadata: JSON | None = None) -> list[RememberResult]:
+        results = await run(info, space, facts=[f.to_dict() for f in facts], text=text,
+                            source=source, source_ref=source_ref, metadata=metadata)
+        return [RememberResult.from_model(r) for r in results]
+
+    @strawberry.mutation(description="Retract facts: every action is forced to RETRACT.")
+    async def forget_facts(self, info: GraphInfo, space: SpaceArg, facts: list[FactInput],
+                           text: str = "", source: str = "",
+                           metadata: JSON | None = None) -> list[RememberResult]:
+        results = await run(info, space, facts=[f.to_dict() for f in facts], text=text,
+                            source=source, metadata=metadata)
+        return [RememberResult.from_model(r) for r in results]
+
+    @strawberry.mutation(description="Apply a pending change (approve capability).")
+    async def confirm_change(self, info: GraphInfo, space: SpaceArg,
+                             fact_id: strawberry.ID) -> ChangeResult:
+        return ChangeResult(message=await run(info, space, fact_id=str(fact_id)))
+
+    @strawberry.mutation(description="Reject a pending change (approve capability).")
+    async def reject_change(self, info: GraphInfo, space: SpaceArg,
+                            fact_id: strawberry.ID) -> ChangeResult:
+        return ChangeResult(message=await run(info, space, fact_id=str(fact_id)))
+
+    @strawberry.mutation(description="One claim wins; the others are superseded by it.")
+    async def resolve_conflict(self, info: GraphInfo, space: SpaceArg, conflict_id: strawberry.ID,
+                               winner: strawberry.ID, note: str = "") -> ChangeResult:
+        return ChangeResult(message=await run(info, space, conflict_id=str(conflict_id),
+                                              winner=str(winner), note=note))
+
+    @strawberry.mutation(description="Both claims stay valid (different contexts).")
+    async def dismiss_conflict(self, info: GraphInfo, space: SpaceArg, conflict_id: strawberry.ID,
+                               note: str = "") -> ChangeResult:
+        return ChangeResult(message=await run(info, space, conflict_id=str(conflict_id),
+                                              note=note))
+
+    @strawberry.mutation(description="Set the space's source policy (admin capability).")
+    async def set_reconcile_policy(self, info: GraphInfo, space: SpaceArg, mode: PolicyMode,
+                                   authority: list[SourceRankInput] | None = None,
+                                   curated: list[str] | None = None) -> PolicyResult:
+        ranks = {a.source: a.rank for a in authority or ()}
+        message, policy = await run(info, space, mode=mode.value, authority=ranks,
+                                    curated=tuple(curated or ()))
+        return PolicyResult(message=message, policy=Policy.from_model(policy))

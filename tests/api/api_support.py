@@ -1,0 +1,95 @@
+"""Helpers for the API tests: a real Uvicorn server in a thread, and small client calls."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import httpx
+import pytest
+import uvicorn
+from pydantic import SecretStr
+
+from graphmem.app import create_app
+from graphmem.auth import KeyStore
+from graphmem.settings import Settings
+
+PEPPER = SecretStr("test-pepper-" + "0" * 40)
+
+
+@dataclass
+class Api:
+    """One running server and what a test needs to talk to it."""
+
+    base: str
+    settings: Settings
+    keys: KeyStore
+    server: uvicorn.Server
+
+    @property
+    def ws_url(self) -> str:
+        return self.base.replace("http://", "ws://") + "/graphql"
+
+    def key(self, role: str, tenant: str | None = None,
+            spaces: tuple[str, ...] | None = None) -> str:
+        return self.keys.create(tenant or new_tenant(), role, spaces).token
+
+    def post(self, query: str, variables: dict[str, Any] | None = None, token: str | None = None,
+             headers: dict[str, str] | None = None) -> httpx.Response:
+        sent = dict(headers or {})
+        if token is not None:
+            sent["Authorization"] = f"Bearer {token}"
+        return httpx.post(f"{self.base}/graphql", json={"query": query, "variables": variables},
+                          headers=sent, timeout=30)
+
+    def gql(self, token: str | None, query: str,
+            variables: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A GraphQL call that must answer 200; returns the JSON body."""
+        response = self.post(query, variables, token)
+        assert response.status_code == 200, response.text
+        body: dict[str, Any] = response.json()
+        return body
+
+    def ok(self, token: str | None, query: str,
+           variables: dict[str, Any] | None = None) -> dict[str, Any]:
+        """A GraphQL call that must succeed; returns `data`."""
+        body = self.gql(token, query, variables)
+        assert "errors" not in body, body
+        data: dict[str, Any] = body["data"]
+        return data
+
+
+def new_tenant() -> str:
+    return f"t-{uuid.uuid4().hex[:16]}"
+
+
+def codes(body: dict[str, Any]) -> list[str]:
+    return [e.get("extensions", {}).get("code") for e in body.get("errors", [])]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def start(settings: Settings) -> tuple[uvicorn.Server, threading.Thread, str]:
+    """Uvicorn in a thread on a free loopback port (given a host and port, not a socket:
+    a pre-bound socket makes every response wait for a delayed ACK, about 40 ms)."""
+    port = free_port()
+    config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
+                            log_level="warning", access_log=False, ws="websockets-sansio",
+                            ws_max_size=settings.max_body, lifespan="on")
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            pytest.fail("the API server did not start", pytrace=False)
+        time.sleep(0.02)
+    return server, thread, f"http://127.0.0.1:{port}"

@@ -1,0 +1,50 @@
+"""A real Uvicorn server on loopback (in a thread) per configuration, real HTTP and WebSocket
+clients, and API keys created in the server's own relational store.
+
+Servers are started once per session per set of setting overrides; every test uses tenants
+of its own, so tests never see each other's data.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+from api_support import PEPPER, Api, start
+
+from graphmem.auth import KeyStore
+from graphmem.auth.pepper import load_pepper
+from graphmem.runtime import Runtime
+from graphmem.settings import Settings
+
+
+@pytest.fixture(scope="session")
+def serve_api(settings: Settings, runtime: Runtime) -> Iterator[Callable[..., Api]]:
+    """Start (once) a server with these setting overrides over the session's stores."""
+    running: dict[tuple[tuple[str, str], ...], Api] = {}
+    threads: list[threading.Thread] = []
+
+    def serve(**overrides: Any) -> Api:
+        ident = tuple(sorted((k, repr(v)) for k, v in overrides.items()))
+        if ident not in running:
+            values = {"api_key_pepper": PEPPER, "rate_per_min": 1_000_000, **overrides}
+            configured = settings.model_copy(update=values)
+            server, thread, base = start(configured)
+            threads.append(thread)
+            keys = KeyStore(runtime.store, load_pepper(configured))
+            running[ident] = Api(base, configured, keys, server)
+        return running[ident]
+
+    yield serve
+    for api in running.values():
+        api.server.should_exit = True
+    for thread in threads:
+        thread.join(timeout=30)
+
+
+@pytest.fixture
+def api(serve_api: Callable[..., Api]) -> Api:
+    """The default server: authentication required, limits high enough for the tests."""
+    return serve_api()

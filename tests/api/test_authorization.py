@@ -1,0 +1,147 @@
+"""The authorization matrix: every operation × every role × own space / another space /
+another tenant, through the real server. Expectations are written out here,
+independently of the server's registry, so a wrong rule there fails here."""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import pytest
+from api_support import Api, codes, new_tenant
+
+ALL = {"read", "write", "delete", "verify", "approve", "admin"}
+ROLE_CAPABILITIES: dict[str, set[str]] = {
+    "reader": {"read"},
+    "writer": {"read", "write"},
+    "approver": {"read", "write", "approve"},
+    "auditor": {"read", "verify"},
+    "steward": {"read", "write", "delete"},
+    "admin": ALL,
+}
+
+FACT = '{subject: "state", value: "Redux"}'
+# name → (capability, document taking $s: the space)
+OPERATIONS: dict[str, tuple[str, str]] = {
+    "facts": ("read", "query($s: String!) { facts(space: $s) { totalCount } }"),
+    "fact": ("read", 'query($s: String!) { fact(space: $s, id: "missing") { id } }'),
+    "history": ("read", 'query($s: String!) { history(space: $s, subject: "state") { text } }'),
+    "conflicts": ("read", "query($s: String!) { conflicts(space: $s) { totalCount } }"),
+    "pendingChanges": ("read",
+                       "query($s: String!) { pendingChanges(space: $s) { totalCount } }"),
+    "reconcilePolicy": ("read", "query($s: String!) { reconcilePolicy(space: $s) { mode } }"),
+    "stats": ("read", "query($s: String!) { stats(space: $s) { active } }"),
+    "rememberFacts": ("write", "mutation($s: String!) { rememberFacts(space: $s, facts: ["
+                               + FACT + "]) { action } }"),
+    "forgetFacts": ("write", "mutation($s: String!) { forgetFacts(space: $s, facts: ["
+                             + FACT + "]) { action } }"),
+    "confirmChange": ("approve", 'mutation($s: String!) { confirmChange(space: $s,'
+                                 ' factId: "missing") { message } }'),
+    "rejectChange": ("approve", 'mutation($s: String!) { rejectChange(space: $s,'
+                                ' factId: "missing") { message } }'),
+    "resolveConflict": ("approve", 'mutation($s: String!) { resolveConflict(space: $s,'
+                                   ' conflictId: "missing", winner: "missing") { message } }'),
+    "dismissConflict": ("approve", 'mutation($s: String!) { dismissConflict(space: $s,'
+                                   ' conflictId: "missing") { message } }'),
+    "recall": ("read", 'query($s: String!) { recall(space: $s, question: "what?") { text } }'),
+    "checkBeforeAct": ("read", 'query($s: String!) { checkBeforeAct(space: $s,'
+                               ' subjects: ["state"]) { allowed } }'),
+    "entities": ("read", "query($s: String!) { entities(space: $s) { totalCount } }"),
+    "entity": ("read", 'query($s: String!) { entity(space: $s, type: "person", name: "Ann")'
+                       " { entity { key } } }"),
+    "neighbourhood": ("read", 'query($s: String!) { neighbourhood(space: $s, type: "person",'
+                              ' name: "Ann") { text } }'),
+    "recallRelated": ("read", 'query($s: String!) { recallRelated(space: $s, question:'
+                              ' "who knows Ann?") { text } }'),
+    "remember": ("write", 'mutation($s: String!) { remember(space: $s, text: "we use Redux")'
+                          " { action } }"),
+    "forget": ("write", 'mutation($s: String!) { forget(space: $s, text: "we dropped Redux")'
+                        " { action } }"),
+    "createEntity": ("write", 'mutation($s: String!) { createEntity(space: $s, type: "person",'
+                              ' name: "Ann") { key } }'),
+    "setReconcilePolicy": ("admin", "mutation($s: String!) { setReconcilePolicy(space: $s,"
+                                    " mode: RECENCY) { message } }"),
+}
+TENANT_WIDE: set[str] = set()  # operations without a space argument
+SUBSCRIPTIONS = {"factChanged", "conflictOpened"}
+CASES = ["own space", "other space", "other tenant"]
+
+
+def root_fields(api: Api, token: str) -> set[str]:
+    data = api.ok(token, "{ __schema { queryType { fields { name } } mutationType"
+                         " { fields { name } } subscriptionType { fields { name } } } }")
+    schema = data["__schema"]
+    return {f["name"] for kind in ("queryType", "mutationType", "subscriptionType")
+            for f in schema[kind]["fields"]}
+
+
+def test_the_matrix_covers_every_root_field(api: Api) -> None:
+    assert root_fields(api, api.key("reader")) == set(OPERATIONS) | SUBSCRIPTIONS
+
+
+def _call(api: Api, role: str, case: str, tenant: str, other: str) -> dict[str, Any]:
+    """Each operation once for this role and case; returns name → (expected, got, body).
+
+    A key limited to the spaces of user alice calls the space operations (in its own space,
+    then in bob's); a key for the whole tenant calls the tenant-wide ones, and tries another
+    tenant's space."""
+    scoped = api.key(role, tenant, ("alice",))
+    wide = api.key(role, tenant)
+    space = {"own space": "alice/bot/r1", "other space": "bob/bot/r1",
+             "other tenant": f"{other}/alice/bot/r1"}[case]
+    outcomes = {}
+    for name, (capability, document) in OPERATIONS.items():
+        token = wide if name in TENANT_WIDE or case == "other tenant" else scoped
+        in_scope = case == "own space"
+        expected = "allowed" if capability in ROLE_CAPABILITIES[role] and in_scope else "denied"
+        body = api.gql(token, document, {"s": space})
+        denied = "FORBIDDEN" in codes(body)
+        if denied:
+            assert all(e["message"].startswith("Access denied: ") for e in body["errors"]), body
+        assert "INTERNAL" not in codes(body), body
+        outcomes[name] = (expected, "denied" if denied else "allowed", body)
+    return outcomes
+
+
+@pytest.mark.parametrize("case", CASES)
+@pytest.mark.parametrize("role", sorted(ROLE_CAPABILITIES))
+def test_authorization_matrix(api: Api, role: str, case: str,
+                              caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.WARNING, logger="graphmem.api.denials")
+    tenant, other = new_tenant(), new_tenant()
+    outcomes = _call(api, role, case, tenant, other)
+    wrong = {name: (expected, got, body) for name, (expected, got, body) in outcomes.items()
+             if expected != got}
+    assert not wrong, wrong
+    denials = [name for name, (expected, _, _) in outcomes.items() if expected == "denied"]
+    logged = [r.getMessage() for r in caplog.records if r.name == "graphmem.api.denials"]
+    for name in denials:
+        assert any(line.startswith(f"denied {name} ") for line in logged), (name, logged)
+
+
+def test_a_denied_write_stores_nothing(api: Api) -> None:
+    tenant = new_tenant()
+    scoped = api.key("writer", tenant, ("alice",))
+    body = api.gql(scoped, OPERATIONS["rememberFacts"][1], {"s": "bob/bot/r1"})
+    assert codes(body) == ["FORBIDDEN"]
+    admin = api.key("admin", tenant)
+    assert api.ok(admin, OPERATIONS["stats"][1], {"s": "bob/bot/r1"})["stats"]["active"] == 0
+    reader = api.key("reader", tenant)
+    body = api.gql(reader, OPERATIONS["rememberFacts"][1], {"s": "alice/bot/r1"})
+    assert codes(body) == ["FORBIDDEN"]
+    assert api.ok(admin, OPERATIONS["stats"][1], {"s": "alice/bot/r1"})["stats"]["active"] == 0
+
+
+def test_another_tenants_data_is_invisible_under_the_same_space_name(api: Api) -> None:
+    a, b = new_tenant(), new_tenant()
+    writer_a = api.key("writer", a)
+    stored = api.ok(writer_a, "mutation { rememberFacts(space: \"u/a/r\", facts: ["
+                              + FACT + "]) { factId } }")
+    fact_id = stored["rememberFacts"][0]["factId"]
+    reader_b = api.key("reader", b)
+    assert api.ok(reader_b, OPERATIONS["facts"][1], {"s": "u/a/r"})["facts"]["totalCount"] == 0
+    body = api.gql(reader_b, "query($s: String!, $id: ID!) { fact(space: $s, id: $id) { id } }",
+                   {"s": "u/a/r", "id": fact_id})
+    assert codes(body) == ["NOT_FOUND"]
+    body = api.gql(reader_b, OPERATIONS["facts"][1], {"s": f"{a}/u/a/r"})
+    assert codes(body) == ["FORBIDDEN"]

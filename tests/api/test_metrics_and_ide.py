@@ -1,0 +1,62 @@
+"""`/metrics` (Prometheus text, optionally behind a token) and GraphiQL in a browser."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import httpx
+from api_support import Api, codes, new_tenant
+from pydantic import SecretStr
+
+
+def sample(text: str, prefix: str) -> float:
+    return sum(float(line.rsplit(" ", 1)[1]) for line in text.splitlines()
+               if line.startswith(prefix))
+
+
+def test_metrics_count_operations_actions_and_errors(api: Api) -> None:
+    token = api.key("writer", new_tenant())
+    before = httpx.get(f"{api.base}/metrics").text
+    api.ok(token, 'mutation { rememberFacts(space: "u", facts: [{subject: "s", value: "v"}])'
+                  " { action } }")
+    api.gql(token, '{ fact(space: "u", id: "missing") { id } }')
+    api.post("{ __typename }")
+    after = httpx.get(f"{api.base}/metrics")
+    assert after.headers["content-type"].startswith("text/plain")
+    text = after.text
+    key = 'graphmem_operations_total{operation="rememberFacts",outcome="ok"}'
+    assert sample(text, key) == sample(before, key) + 1
+    assert sample(text, 'graphmem_reconcile_actions_total{action="ADD"}') >= 1
+    assert sample(text, 'graphmem_errors_total{code="NOT_FOUND"}') >= 1
+    assert sample(text, 'graphmem_errors_total{code="UNAUTHENTICATED"}') >= 1
+    assert 'graphmem_operation_seconds_bucket{le="0.005",operation="rememberFacts"}' in text
+    assert "graphmem_http_request_seconds_bucket" in text
+    assert "graphmem_model_calls_total" in text
+
+
+def test_metrics_token_guards_metrics(serve_api: Callable[..., Api]) -> None:
+    guarded = serve_api(metrics_token=SecretStr("scrape-s3cret"))
+    refused = httpx.get(f"{guarded.base}/metrics")
+    assert refused.status_code == 401
+    assert codes(refused.json()) == ["UNAUTHENTICATED"]
+    wrong = httpx.get(f"{guarded.base}/metrics", headers={"Authorization": "Bearer nope"})
+    assert wrong.status_code == 401
+    ok = httpx.get(f"{guarded.base}/metrics",
+                   headers={"Authorization": "Bearer scrape-s3cret"})
+    assert ok.status_code == 200 and "graphmem_errors_total" in ok.text
+
+
+def test_graphiql_is_served_to_browsers(api: Api) -> None:
+    page = httpx.get(f"{api.base}/graphql", headers={"Accept": "text/html"})
+    assert page.status_code == 200
+    assert "graphiql" in page.text.lower()
+
+
+def test_graphiql_can_be_switched_off(serve_api: Callable[..., Api]) -> None:
+    off = serve_api(graphiql=False)
+    assert httpx.get(f"{off.base}/graphql", headers={"Accept": "text/html"}).status_code == 401
+    token = off.key("reader")
+    page = httpx.get(f"{off.base}/graphql", headers={"Accept": "text/html",
+                                                     "Authorization": f"Bearer {token}"})
+    assert page.status_code == 404
+    assert "graphiql" not in page.text.lower()

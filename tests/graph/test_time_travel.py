@@ -1,0 +1,122 @@
+"""Seed 001's COO → CEO → CTO chain read before, between and after each change, on both clocks:
+`as_of` (what memory believed at T) and `valid_at` (what was true in the world at T)."""
+
+from __future__ import annotations
+
+import uuid
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from graphmem import GraphMem
+from graphmem.runtime import Runtime
+
+ROLES = ("COO", "CEO", "CTO")
+# When each role began in the world (valid time), distinct from when memory learnt it.
+BEGAN = (datetime(2023, 1, 1, tzinfo=UTC), datetime(2024, 1, 1, tzinfo=UTC),
+         datetime(2025, 1, 1, tzinfo=UTC))
+DAY = timedelta(days=1)
+
+
+@dataclass(frozen=True)
+class Chain:
+    mem: GraphMem
+    recorded: tuple[datetime, ...]  # an instant before the first write, then after each
+
+
+def role(value: str, began: datetime) -> dict[str, Any]:
+    return {"head": "Alice", "head_type": "person", "relation": "role", "tail": value,
+            "tail_type": "job title", "confidence": 0.95, "valid_from": began.isoformat()}
+
+
+@pytest.fixture(scope="module")
+def chain(runtime: Runtime) -> Iterator[Chain]:
+    """Built once for the module: every test only reads it."""
+    mem = GraphMem(space=f"t-{uuid.uuid4().hex[:12]}", runtime=runtime)
+    mem.remember_facts([{"head": "Acme", "head_type": "company", "relation": "employs",
+                         "tail": "Alice", "tail_type": "person", "confidence": 0.95,
+                         "valid_from": BEGAN[0].isoformat()}])
+    recorded = [datetime.now(UTC)]
+    for value, began in zip(ROLES, BEGAN, strict=True):
+        mem.remember_facts([role(value, began)])
+        recorded.append(datetime.now(UTC))
+    yield Chain(mem, tuple(recorded))
+    mem.close()
+
+
+# (index into Chain.recorded, expected role): before the first write, then after each.
+AS_OF = [(0, None), (1, "COO"), (2, "CEO"), (3, "CTO")]
+# (instant in the world, expected role): before, between and after each change.
+VALID_AT = [(BEGAN[0] - DAY, None), (BEGAN[0] + DAY, "COO"), (BEGAN[1] - DAY, "COO"),
+            (BEGAN[1] + DAY, "CEO"), (BEGAN[2] - DAY, "CEO"), (BEGAN[2] + DAY, "CTO"),
+            (datetime(2030, 1, 1, tzinfo=UTC), "CTO")]
+
+
+def hop_roles(result: Any) -> list[str]:
+    return sorted(result.entities[p.keys[-1]].name for p in result.paths
+                  if result.entities[p.keys[-1]].type == "concept")
+
+
+def test_current_reads_show_the_head_of_the_chain(chain: Chain) -> None:
+    mem = chain.mem
+    assert mem.entity("person", "alice").value("role") == "CTO"
+    assert [f.value for f in mem.active("alice_role")] == ["CTO"]
+    assert hop_roles(mem.recall_related(entities=[("person", "Alice")], hops=1)) == ["CTO"]
+
+
+@pytest.mark.parametrize(("index", "expected"), AS_OF)
+def test_as_of_reads_what_memory_believed(chain: Chain, index: int,
+                                          expected: str | None) -> None:
+    mem, at = chain.mem, chain.recorded[index]
+    assert mem.entity("person", "Alice", as_of=at).value("role") == expected
+    assert [f.value for f in mem.active("alice_role", as_of=at)] == (
+        [expected] if expected else [])
+    related = mem.recall_related(entities=[("person", "Alice")], hops=1, as_of=at)
+    assert hop_roles(related) == ([expected] if expected else [])
+    hood = mem.neighbourhood("organisation", "Acme", hops=2, as_of=at)
+    assert hop_roles(hood) == ([expected] if expected else [])
+
+
+@pytest.mark.parametrize(("at", "expected"), VALID_AT)
+def test_valid_at_reads_what_was_true_in_the_world(chain: Chain, at: datetime,
+                                                   expected: str | None) -> None:
+    mem = chain.mem
+    assert mem.entity("person", "Alice", valid_at=at).value("role") == expected
+    assert [f.value for f in mem.active("alice_role", valid_at=at)] == (
+        [expected] if expected else [])
+    related = mem.recall_related("what was Alice's role?", hops=1, valid_at=at)
+    assert hop_roles(related) == ([expected] if expected else [])
+    hood = mem.neighbourhood("organisation", "Acme", hops=2, valid_at=at)
+    assert hop_roles(hood) == ([expected] if expected else [])
+
+
+def test_entity_history_walks_the_chain_oldest_first(chain: Chain) -> None:
+    history = chain.mem.entity_history("person", "Alice", "role")
+    assert [(e.value, e.status) for e in history.entries] == [
+        ("COO", "SUPERSEDED"), ("CEO", "SUPERSEDED"), ("CTO", "ACTIVE")]
+    facts = [e.fact for e in history.entries]
+    assert facts[1].supersedes == (facts[0].id,) and facts[2].supersedes == (facts[1].id,)
+    assert [f.valid_to for f in facts] == [BEGAN[1], BEGAN[2], None]
+    same = chain.mem.history("alice_role")
+    assert [e.value for e in same.entries] == list(ROLES)
+    assert str(history).startswith("History for 'Alice.role' (oldest → newest):")
+
+
+def test_retired_edges_keep_their_validity_window(chain: Chain) -> None:
+    view = chain.mem.entity("person", "Alice", valid_at=BEGAN[1] + DAY)
+    [link] = [link for link in view.links if link.outgoing]
+    assert (link.other.name, link.fact.valid_from, link.fact.valid_to) == (
+        "CEO", BEGAN[1], BEGAN[2])
+
+
+def test_as_of_and_valid_at_need_a_timezone(chain: Chain) -> None:
+    from graphmem.errors import InvalidInput
+
+    naive = datetime(2024, 1, 1)
+    with pytest.raises(InvalidInput, match="timezone"):
+        chain.mem.entity("person", "Alice", as_of=naive)
+    with pytest.raises(InvalidInput, match="timezone"):
+        chain.mem.recall_related(entities=[("person", "Alice")], valid_at=naive)

@@ -1,0 +1,119 @@
+"""Mirror fixtures: a Runtime per test over the session's Neo4j and a fresh relational store
+(once SQLite, once Postgres), and a private managed Neo4j for the tests that stop the server
+or need an empty database."""
+
+from __future__ import annotations
+
+import socket
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+
+from graphmem import GraphMem
+from graphmem.graph import migrations as graph_migrations
+from graphmem.graph.driver import GraphDriver
+from graphmem.mirror import migrations as store_migrations
+from graphmem.mirror.db import RelationalStore
+from graphmem.neo4j_local.manager import LocalNeo4j
+from graphmem.runtime import Runtime
+from graphmem.settings import Settings
+
+
+def with_store(settings: Settings, url: str, **changes: Any) -> Settings:
+    return settings.model_copy(update={"database_url": SecretStr(url), **changes})
+
+
+def open_runtime(settings: Settings, graph: GraphDriver, shared: Runtime | None = None
+                 ) -> Runtime:
+    """A Runtime over an existing driver; the session's embedder is reused (loaded once)."""
+    store = RelationalStore(settings.relational_url)
+    store_migrations.up(store)
+    runtime = Runtime(settings, graph, store)
+    if shared is not None:
+        runtime.extras["embedder"] = shared.embedder
+    return runtime
+
+
+def close_runtime(runtime: Runtime) -> None:
+    """Stop what the test's Runtime owns (the mirror, the store), not the shared driver."""
+    mirror = runtime.extras.pop("mirror", None)
+    if mirror is not None:
+        mirror.close()
+    runtime.store.close()
+
+
+# Writes embed their facts after committing; these tests do not need vectors, so the
+# embedder points at a closed port and fails at once (the write goes on, full-text only).
+NO_EMBEDDER = {"embedding_base_url": "http://127.0.0.1:9/v1", "llm_max_retries": 0}
+
+
+@pytest.fixture
+def mirror_runtime(settings: Settings, graph: GraphDriver,
+                   relational_url: str) -> Iterator[Runtime]:
+    """The session Neo4j, a fresh migrated relational store of this test's own."""
+    rt = open_runtime(with_store(settings, relational_url, **NO_EMBEDDER), graph)
+    yield rt
+    close_runtime(rt)
+
+
+@pytest.fixture
+def embedding_runtime(settings: Settings, graph: GraphDriver, runtime: Runtime,
+                      tmp_path: Path) -> Iterator[Runtime]:
+    """Like mirror_runtime (SQLite) with the real embedder, shared with the session."""
+    rt = open_runtime(with_store(settings, f"sqlite:///{tmp_path / 'mirror.db'}"), graph,
+                      runtime)
+    yield rt
+    close_runtime(rt)
+
+
+@pytest.fixture
+def make(mirror_runtime: Runtime) -> Iterator[Callable[..., GraphMem]]:
+    """GraphMem instances on fresh spaces (or a given one) over the test's runtime."""
+    made: list[GraphMem] = []
+
+    def build(space: str | None = None, **kwargs: Any) -> GraphMem:
+        mem = GraphMem(space or f"t-{uuid.uuid4().hex[:12]}/u/a/r", runtime=mirror_runtime,
+                       **kwargs)
+        made.append(mem)
+        return mem
+
+    yield build
+    for mem in made:
+        mem.close()
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def private_neo4j(settings: Settings, tmp_path_factory: pytest.TempPathFactory
+                  ) -> Iterator[Settings]:
+    """A second managed Neo4j under a temporary home, on free ports, for tests that stop the
+    server or restore into an empty database; its jars come from the session's install."""
+    home = tmp_path_factory.mktemp("neo4j-private")
+    own = settings.model_copy(update={
+        "home": home, "neo4j_uri": None, "neo4j_password": None,
+        "neo4j_bolt_port": free_port(), "neo4j_http_port": free_port(),
+        "neo4j_heap": "512m", "neo4j_pagecache": "64m",
+        "database_url": SecretStr(f"sqlite:///{home / 'graphmem.db'}")})
+    shared_lib = settings.neo4j_dir / "lib"
+    if settings.managed_neo4j and shared_lib.is_dir():
+        (home / "neo4j").mkdir()
+        (home / "neo4j" / "lib").symlink_to(shared_lib, target_is_directory=True)
+    local = LocalNeo4j(own)
+    local.install()
+    local.start()
+    graph = GraphDriver(own)
+    try:
+        graph_migrations.up(graph)
+    finally:
+        graph.close()
+    yield own
+    local.stop()

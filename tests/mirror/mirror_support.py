@@ -1,0 +1,44 @@
+"""Helpers shared by the mirror tests (conftest.py holds the fixtures)."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from graphmem.runtime import Runtime
+
+
+def sqlite_files(url: str) -> list[Path]:
+    """The database file and its write-ahead log: everything SQLite keeps on disk."""
+    path = Path(url[len("sqlite:///"):])
+    return [p for p in (path, Path(f"{path}-wal")) if p.exists()]
+
+
+def postgres_table_bytes(runtime: Runtime, tables: tuple[str, ...]) -> list[bytes]:
+    """Every stored row of the tables, as Postgres renders the whole tuple."""
+    return [str(row[0]).encode() for table in tables
+            for row in runtime.store.query(f"SELECT t::text FROM {table} t")]  # noqa: S608
+
+
+def stored_bytes(runtime: Runtime) -> list[bytes]:
+    url = runtime.store.url
+    if url.startswith("sqlite"):
+        return [p.read_bytes() for p in sqlite_files(url)]
+    return postgres_table_bytes(runtime, ("mirror_facts", "events", "decisions", "receipts",
+                                          "audit_log"))
+
+
+def mirrored(runtime: Runtime, space: str) -> dict[str, tuple[str, str | None]]:
+    """The mirror's facts of a space: id → (status, decrypted value)."""
+    cipher = runtime.mirror.cipher
+    rows = runtime.store.query("SELECT id, status, value FROM mirror_facts WHERE space = ?",
+                               (space,))
+    return {r[0]: (r[1], cipher.open(r[2])) for r in rows}
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.02)

@@ -1,0 +1,51 @@
+"""The guard fails closed: no rule, no principal, no capability or no scope means no call."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from graphmem.resolvers import OPERATIONS, RequestContext
+from graphmem.resolvers.guard import admit
+from graphmem.resolvers.registry import operation
+
+from graphmem.auth import Principal, Unauthenticated
+from graphmem.errors import AccessDenied
+
+
+def context(principal: Principal | None) -> RequestContext:
+    none: Any = None
+    return RequestContext(runtime=none, keys=none, broker=none, metrics=none,
+                          principal=principal, request_id="test")
+
+
+def test_a_field_without_a_rule_is_denied() -> None:
+    with pytest.raises(AccessDenied, match="has no access rule"):
+        admit(context(Principal("i", "n", "t", "admin")), "noSuchField", "u")
+
+
+def test_no_principal_is_unauthenticated() -> None:
+    with pytest.raises(Unauthenticated):
+        admit(context(None), "facts", "u")
+
+
+def test_a_missing_capability_is_denied() -> None:
+    with pytest.raises(AccessDenied, match="lacks the write capability"):
+        admit(context(Principal("i", "n", "t", "reader")), "rememberFacts", "u")
+
+
+def test_an_out_of_scope_space_is_denied() -> None:
+    scoped = Principal("i", "n", "t", "admin", ("alice",))
+    with pytest.raises(AccessDenied, match="outside"):
+        admit(context(scoped), "facts", "bob")
+    _, call = admit(context(scoped), "facts", "alice/x")
+    assert call.space is not None and call.space.key == "t/alice/x/default"
+
+
+def test_every_rule_names_a_real_capability_and_operations_cannot_be_registered_twice() -> None:
+    assert {op.capability for op in OPERATIONS.values()} <= {
+        "read", "write", "delete", "verify", "approve", "admin"}
+    with pytest.raises(ValueError, match="twice"):
+        operation("facts", "read")(lambda call: None)
+    with pytest.raises(ValueError, match="unknown capability"):
+        operation("x", "root")
