@@ -14,7 +14,7 @@ RESERVED_TYPES = frozenset({"SUPERSEDES", "RETRACTS", "ABOUT", "INVOLVES", "IN_S
 def relation_type(relation: str) -> str:
     """Normalise a relation label to UPPER_SNAKE from [A-Z0-9_]; anything else is dropped."""
     ascii_text = unicodedata.normalize("NFKD", relation).encode("ascii", "ignore").decode()
-    snake = re.sub(r"[^A-Za-z0-9]+", "_", re.sub(r"([a-z0-9])([A-Z])", r"\1_\2", ascii_text))
+    snake = re.sub(r"[^A-Za-z0-9]+", "_", re.sub(r"([a-z])([A-Z])", r"\1_\2", ascii_text))
     name = snake.strip("_").upper()[:64].rstrip("_")
     if name and name[0].isdigit():
         name = f"R_{name}"[:64]

@@ -146,3 +146,11 @@ def test_relation_type_is_always_safe_or_refused(text: str) -> None:
 def test_checked_refuses_unsafe_identifiers(unsafe: str) -> None:
     with pytest.raises(InvalidInput):
         checked(unsafe)
+
+
+def test_relation_type_is_stable_on_its_own_output() -> None:
+    from graphmem.graph.identifiers import relation_type
+
+    for raw in ("R_2ND_OWNER", "b2b", "worksAt", "depends on", "2nd owner", "HTTPServer"):
+        once = relation_type(raw)
+        assert relation_type(once) == once
