@@ -3,7 +3,8 @@
 #   make setup   venv in .venv (Python 3.11), `pip install -e ".[dev]"`, the managed Neo4j
 #                fetched from Maven Central and started, both schemas migrated
 #   make run     setup, then `graphmem serve` (Ctrl-C stops the service; Neo4j keeps running)
-#   make test    setup, then pytest (PYTEST_ARGS='-m "not postgres"' etc. pass through)
+#   make test    setup, a test Postgres (scripts/test-postgres.sh), then pytest
+#                (PYTEST_ARGS='-m "not postgres"' etc. pass through)
 #   make stop    stop the managed Neo4j
 #
 # With GRAPHMEM_NEO4J_URI set (environment or .env) the managed Neo4j is neither fetched nor
@@ -20,7 +21,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 EXTERNAL_NEO4J := $(strip $(GRAPHMEM_NEO4J_URI)$(shell grep -s '^GRAPHMEM_NEO4J_URI=.' .env))
 
-.PHONY: setup run test stop help
+.PHONY: setup run test test-postgres stop help
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -44,8 +45,14 @@ endif
 run: setup
 	$(GRAPHMEM) serve
 
-test: setup
+test: setup test-postgres
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# The Postgres the store tests use (skipped when GRAPHMEM_TEST_POSTGRES_URL is set).
+test-postgres:
+ifeq ($(strip $(GRAPHMEM_TEST_POSTGRES_URL)),)
+	bash scripts/test-postgres.sh
+endif
 
 stop:
 	@if [ -x $(GRAPHMEM) ] && [ -z "$(EXTERNAL_NEO4J)" ]; then $(GRAPHMEM) neo4j stop; fi
