@@ -76,6 +76,7 @@ class LLM:
         wanted = settings.llm_response_format
         self._formats = list(FORMATS) if wanted == "auto" else [wanted]
         self._lock = threading.Lock()
+        self.calls = 0  # completions asked for (transport retries inside one count once)
 
     @property
     def response_format(self) -> str:
@@ -127,6 +128,8 @@ class LLM:
     def _complete(self, system: str, user: str, response_format: dict[str, Any] | None) -> str:
         messages: list[Any] = [{"role": "system", "content": system},
                                {"role": "user", "content": user}]
+        with self._lock:
+            self.calls += 1
         extra: dict[str, Any] = {}
         if response_format is not None:
             extra["response_format"] = response_format

@@ -37,9 +37,11 @@ class Call:
     space: Space | None
 
     def mem(self) -> GraphMem:
-        """The service layer for this call, with the principal's capabilities."""
+        """The service layer for this call, with the principal's capabilities (tenant-wide
+        operations get the tenant's default space)."""
         caller = Caller(self.principal.name, self.principal.capabilities)
-        return GraphMem(space=self.space, runtime=self.context.runtime, caller=caller)
+        space = self.space or Space(tenant=self.principal.tenant)
+        return GraphMem(space=space, runtime=self.context.runtime, caller=caller)
 
     @property
     def tenant(self) -> str:

@@ -69,6 +69,29 @@ class Mutation:
         return ChangeResult(message=await run(info, space, conflict_id=str(conflict_id),
                                               note=note))
 
+    @strawberry.mutation(description="Snapshot the ACTIVE facts an action relied on; returns"
+                                     " the signed decision receipt.")
+    async def record_decision(self, info: GraphInfo, space: SpaceArg, action: str,
+                              subjects: list[str]) -> JSON:
+        return JSON(await run(info, space, action=action, subjects=subjects))
+
+    @strawberry.mutation(description="Erase one fact (factId) or every fact of a subject from"
+                                     " both stores (delete capability); a signed receipt.")
+    async def delete(self, info: GraphInfo, space: SpaceArg, fact_id: strawberry.ID | None = None,
+                     subject: str | None = None) -> JSON:
+        return JSON(await run(info, space, fact_id=str(fact_id) if fact_id else None,
+                              subject=subject))
+
+    @strawberry.mutation(description="Erase every fact, conflict and entity of the space.")
+    async def delete_all(self, info: GraphInfo, space: SpaceArg) -> JSON:
+        return JSON(await run(info, space))
+
+    @strawberry.mutation(description="Erase retired history older than the retention period"
+                                     " (days; default: the space's, else the setting).")
+    async def purge(self, info: GraphInfo, space: SpaceArg,
+                    retention_days: float | None = None) -> JSON:
+        return JSON(await run(info, space, retention_days=retention_days))
+
     @strawberry.mutation(description="Set the space's source policy (admin capability).")
     async def set_reconcile_policy(self, info: GraphInfo, space: SpaceArg, mode: PolicyMode,
                                    authority: list[SourceRankInput] | None = None,

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import strawberry
+from graphmem.schema.audit_types import AuditEntry, AuditReport
 from graphmem.schema.enums import ConflictStatus, Status
 from graphmem.schema.fields import GraphInfo, SpaceArg, page, run, settings
 from graphmem.schema.graph_types import (
@@ -118,6 +119,19 @@ class Query:
         return RelatedResult.from_model(await run(
             info, space, question=question, entities=given, hops=hops, as_of=as_of,
             valid_at=valid_at, limit=check_limit(limit, settings(info)), answer=answer))
+
+    @strawberry.field(description="Your tenant's audit rows, newest first (verify capability;"
+                                  " a key for the whole tenant).")
+    async def audit_log(self, info: GraphInfo, limit: int = 50, before: int | None = None,
+                        operation: str | None = None) -> list[AuditEntry]:
+        rows = await run(info, None, limit=check_limit(limit, settings(info)), before=before,
+                         operation=operation)
+        return [AuditEntry.from_model(r) for r in rows]
+
+    @strawberry.field(description="Check the audit chain (verify capability; `deep` checks"
+                                  " every row's signature too).")
+    async def verify_audit(self, info: GraphInfo, deep: bool = False) -> AuditReport:
+        return AuditReport.from_model(await run(info, None, deep=deep))
 
     @strawberry.field(description="Counts of active, flagged and retired facts and conflicts.")
     async def stats(self, info: GraphInfo, space: SpaceArg) -> SpaceStats:

@@ -1,6 +1,7 @@
 // One hop of recall_related: the projection edges around the frontier entities that are
 // current (or that memory held at $as_of, or that were true in the world at $valid_at), at
-// most $fanout per entity and $budget in all, so a hub cannot blow the query up.
+// most $fanout per entity and $budget in all, so a hub cannot blow the query up. No times
+// are returned: the facts behind the kept edges carry them.
 UNWIND $frontier AS key
 MATCH (e:Entity {space: $space, key: key})
 CALL (e) {
@@ -17,6 +18,6 @@ CALL (e) {
   LIMIT $fanout
 }
 RETURN key, type(r) AS type, startNode(r) = e AS outgoing,
-       r {.fact_id, .relation, .status, .confidence, .valid_from, .valid_to} AS edge,
+       r {.fact_id, .relation, .status, .confidence} AS edge,
        n {.key, .type, .name} AS other
 LIMIT $budget

@@ -1,12 +1,14 @@
-// The recall pool, up to $cap facts (the caller asks for one more than it would take whole,
-// so a larger pool costs no scan), oldest first, without vectors. The pool: $statuses now,
-// or (with $at) what memory held at $at, plus retired facts recorded by then when $history.
+// Every fact of a small recall pool (see pool_size), oldest first, without vectors; times
+// as ISO strings (the driver's DateTime decoding would cost more than the query).
 MATCH (f:Fact {space: $space})
 WHERE f.status IN $statuses
   AND ($at IS NULL OR (f.recorded_at <= $at AND ($history OR
        (f.held_from <= $at AND (f.retired_at IS NULL OR f.retired_at > $at)))))
 WITH f LIMIT $cap
 RETURN f {.*, embedding: null,
+          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
+          recorded_at: toString(f.recorded_at), retired_at: toString(f.retired_at),
+          held_from: toString(f.held_from), refined_at: toString(f.refined_at),
           supersedes_ids: COLLECT { MATCH (f)-[:SUPERSEDES]->(old:Fact) RETURN old.id },
           retracts_ids: COLLECT { MATCH (f)-[:RETRACTS]->(gone:Fact) RETURN gone.id }} AS fact
 ORDER BY f.recorded_at, f.id

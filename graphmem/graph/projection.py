@@ -127,16 +127,17 @@ def project(tx: ManagedTransaction, space: str, now: datetime,
 
 
 def sync(tx: ManagedTransaction, space: str, fact_ids: Iterable[str]) -> None:
-    """Bring the edges of changed facts in step with them (status, validity, confidence)."""
+    """Status labels of the facts, and their edges brought in step (status, validity)."""
     ids = sorted(set(fact_ids))
     if ids:
-        run(tx, "graph/sync_edges", space=space, ids=ids)
+        run(tx, "graph/sync_facts", space=space, ids=ids)
 
 
 def apply_batch(tx: ManagedTransaction, space: str, now: datetime, batch: BatchLike) -> None:
     """The hook the write path calls after applying a batch, inside its transaction."""
     project(tx, space, now, batch.facts)
-    changed = [e["old"] for e in (*batch.supersedes, *batch.retracts)]
+    changed = [f["id"] for f in batch.facts]
+    changed += [e["old"] for e in (*batch.supersedes, *batch.retracts)]
     changed += [r["id"] for r in (*batch.refines, *batch.statuses)]
     sync(tx, space, changed)
 
@@ -166,6 +167,7 @@ def _project_page(tx: ManagedTransaction, space: str, now: datetime,
                   facts: list[dict[str, Any]]) -> None:
     run(tx, "graph/lock_space", space=space, now=now)
     project(tx, space, now, facts)
+    sync(tx, space, [f["id"] for f in facts])
 
 
 def rebuild(graph: GraphDriver, space: str, now: datetime) -> RebuildResult:
@@ -176,7 +178,7 @@ def rebuild(graph: GraphDriver, space: str, now: datetime) -> RebuildResult:
     """
     about = _drain(graph, "graph/unproject_about", space)
     edges = _drain(graph, "graph/unproject_edges", space)
-    after_at, after_id, count = None, "", 0
+    after_at, after_id, count = None, "", 0  # count: facts with a head, projected again
     while True:
         page = [r["fact"] for r in graph.read("graph/projectable_facts", space=space,
                                               after_at=after_at, after_id=after_id,
@@ -185,7 +187,7 @@ def rebuild(graph: GraphDriver, space: str, now: datetime) -> RebuildResult:
             return RebuildResult(about, edges, count)
         with graph.session() as session:
             session.execute_write(_project_page, space, now, page)
-        count += len(page)
+        count += sum(1 for f in page if f.get("head"))
         after_at, after_id = page[-1]["recorded_at"], page[-1]["id"]
 
 

@@ -42,10 +42,12 @@ def facts(graph: GraphDriver, space: str, subject: str | None = None,
     `valid_at`; the ordinary read never loads a retired row."""
     if as_of is not None:
         at = _aware(as_of, "as_of") or as_of
-        rows = graph.read("facts/as_of", space=space, subject=subject, at=at)
+        name = "facts/as_of" if subject is None else "graph/subject_as_of"  # issue 4: seek
+        rows = graph.read(name, space=space, subject=subject, at=at)
         return [_value_at(row_to_fact(r["fact"]), at) for r in rows]
     if _aware(valid_at, "valid_at") is not None:
-        rows = graph.read("facts/valid_at", space=space, subject=subject, at=valid_at)
+        name = "facts/valid_at" if subject is None else "graph/subject_valid_at"  # issue 4
+        rows = graph.read(name, space=space, subject=subject, at=valid_at)
         return [row_to_fact(r["fact"]) for r in rows]
     rows = graph.read("facts/hot", space=space, subject=subject, statuses=list(statuses))
     return [row_to_fact(r["fact"]) for r in rows]

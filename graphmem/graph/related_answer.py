@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from graphmem.graph.related import Related, provenance
+from graphmem.graph.paths import Related, provenance
 
 SYSTEM = (
     "You answer a question about how entities are related, using only the graph paths and"

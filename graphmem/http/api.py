@@ -64,4 +64,6 @@ def prepare(app: Starlette) -> None:
 
 
 def open_keys(app: Starlette, runtime: Runtime) -> None:
+    """What needs the runtime: the key store, and the model clients' call counters."""
     app.state.keys = KeyStore(runtime.store, load_pepper(runtime.settings))
+    app.state.metrics.watch_models(runtime.extras)

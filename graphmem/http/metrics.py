@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import hmac
 from collections.abc import Iterable
+from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client.core import CounterMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
+from prometheus_client.registry import Collector
 from starlette.requests import Request
 from starlette.responses import Response
 
@@ -35,12 +38,14 @@ class Metrics:
                                       " route", ["route"], buckets=BUCKETS, registry=r)
         self.reconcile = Counter("graphmem_reconcile_actions", "Reconcile results by action",
                                  ["action"], registry=r)
-        self.model_calls = Counter("graphmem_model_calls", "Model calls made for API requests,"
-                                   " by kind (llm, embedding)", ["kind"], registry=r)
         self.errors = Counter("graphmem_errors", "Errors answered, by code", ["code"],
                               registry=r)
         self.subscriptions = Gauge("graphmem_subscriptions_active", "Open GraphQL"
                                    " subscriptions", registry=r)
+
+    def watch_models(self, extras: dict[str, Any]) -> None:
+        """Report the model clients' own call counters (the runtime builds them lazily)."""
+        self.registry.register(ModelCalls(extras))
 
     def observe_http(self, path: str, status: int, seconds: float) -> None:
         route = path if path in ROUTES else "other"
@@ -60,6 +65,28 @@ class Metrics:
 
     def render(self) -> bytes:
         return generate_latest(self.registry)
+
+
+class ModelCalls(Collector):
+    """`graphmem_model_calls_total{kind}`: the `calls` counters of the runtime's model
+    clients, read at scrape time; a client not built yet has made no call."""
+
+    def __init__(self, extras: dict[str, Any]) -> None:
+        self.extras = extras
+
+    def describe(self) -> Iterable[Metric]:
+        return [CounterMetricFamily("graphmem_model_calls", "Model calls made by this"
+                                    " process, by kind (llm, embedding)", labels=["kind"])]
+
+    def collect(self) -> Iterable[Metric]:
+        family = CounterMetricFamily("graphmem_model_calls", "Model calls made by this"
+                                     " process, by kind (llm, embedding)", labels=["kind"])
+        for kind, name in (("llm", "llm"), ("embedding", "embedder")):
+            client = self.extras.get(name)
+            calls = 0 if client is None else getattr(client, "calls", None)
+            if isinstance(calls, int | float):  # a client without a counter is not reported
+                family.add_metric([kind], float(calls))
+        return [family]
 
 
 def metrics_endpoint(token: str | None) -> object:

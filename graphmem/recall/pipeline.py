@@ -82,8 +82,8 @@ def retrieve(ranker: Ranker, space: str, question: str, pool: Pool, strategy: St
              context: int, categories: Sequence[str] = (), budget: int = 200) -> Retrieved:
     """The context facts for a question: the whole pool when small, else critical + ranked."""
     critical = ranker.critical(space, pool, categories, budget)
-    rows = ranker.pool(space, pool, context + 1)
-    if len(rows) <= context:
+    if ranker.pool_size(space, pool, context + 1) <= context:
+        rows = ranker.pool(space, pool, context)
         return Retrieved(tuple(_recalled(r, pool) for r in rows), "all")
     ranking = ranker.rank(space, question, pool, strategy, context)
     ids = list(dict.fromkeys([*critical, *ranking.ids]))

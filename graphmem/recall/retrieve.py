@@ -38,7 +38,7 @@ class Strategy:
     vector: bool
     lexical: bool
     rrf_k: int = RRF_K
-    depth: int = 100
+    depth: int = 50
     oversample: int = 4
 
 
@@ -79,15 +79,36 @@ class Ranking:
     note: str = ""
 
 
-def rrf(lists: Sequence[Sequence[str]], k: int = RRF_K) -> list[str]:
-    """Reciprocal-rank fusion: score(id) = Σ 1 / (k + rank), ranks from 1.
+Scored = Sequence[tuple[str, float]]
 
-    Ties keep the better single rank first, then the id, so the order is deterministic.
+
+def dense_ranks(scored: Scored) -> list[tuple[str, int]]:
+    """Ranks from 1, best first, where equal scores share a rank (dense ranking).
+
+    Full-text scores tie often (every fact that matches only an entity's name scores the
+    same); the order Lucene lists tied hits in is arbitrary and must not count as evidence.
+    """
+    ranked: list[tuple[str, int]] = []
+    previous: float | None = None
+    level = 0
+    for item, score in scored:
+        key = round(float(score), 6)
+        if key != previous:
+            level, previous = level + 1, key
+        ranked.append((item, level))
+    return ranked
+
+
+def rrf(lists: Sequence[Scored], k: int = RRF_K) -> list[str]:
+    """Reciprocal-rank fusion: score(id) = Σ 1 / (k + rank) over the lists that hold it.
+
+    Each list is (id, score) best first, ranked densely (ties share a rank). Fused ties keep
+    the better single rank first, then the id, so the order is deterministic.
     """
     scores: dict[str, float] = {}
     best: dict[str, int] = {}
-    for ranked in lists:
-        for rank, item in enumerate(ranked, 1):
+    for scored in lists:
+        for item, rank in dense_ranks(scored):
             scores[item] = scores.get(item, 0.0) + 1.0 / (k + rank)
             best[item] = min(best.get(item, rank), rank)
     return sorted(scores, key=lambda i: (-scores[i], best[i], i))
@@ -101,6 +122,7 @@ class Ranker:
         self.vectors = vectors
 
     def pool_size(self, space: str, pool: Pool, cap: int) -> int:
+        """The pool's size, counted only up to `cap` (an index range scan, no property read)."""
         rows = self.graph.read("recall/pool_size", space=space, cap=cap, **pool.params())
         return int(rows[0]["n"])
 
@@ -129,7 +151,7 @@ class Ranker:
 
     def rank(self, space: str, question: str, pool: Pool, strategy: Strategy, top_k: int
              ) -> Ranking:
-        lists: list[list[str]] = []
+        lists: list[Scored] = []
         note = ""
         if strategy.vector:
             try:
@@ -142,7 +164,7 @@ class Ranker:
         method = "lexical" if note else strategy.name
         return Ranking(tuple(rrf(lists, strategy.rrf_k)[:top_k]), method, note)
 
-    def _vector(self, space: str, question: str, pool: Pool, strategy: Strategy) -> list[str]:
+    def _vector(self, space: str, question: str, pool: Pool, strategy: Strategy) -> Scored:
         vector = self.vectors.query_vector(question)
         k = min(strategy.depth * strategy.oversample, MAX_ANN_K)
         rows = self.graph.read("recall/vector_ann", space=space, vector=vector, k=k,
@@ -150,9 +172,9 @@ class Ranker:
         if len(rows) < strategy.depth:
             rows = self.graph.read("recall/vector_exact", space=space, vector=vector,
                                    limit=strategy.depth, **pool.params())
-        return [r["id"] for r in rows]
+        return [(r["id"], r["score"]) for r in rows]
 
-    def _lexical(self, space: str, question: str, pool: Pool, strategy: Strategy) -> list[str]:
+    def _lexical(self, space: str, question: str, pool: Pool, strategy: Strategy) -> Scored:
         terms = lucene_terms(question)
         if not terms:
             return []
@@ -164,4 +186,4 @@ class Ranker:
                 raise SchemaOutdated("the fact_search full-text index is missing: run"
                                      " `graphmem migrate up`") from e
             raise
-        return [r["id"] for r in rows]
+        return [(r["id"], r["score"]) for r in rows]

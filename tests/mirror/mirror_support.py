@@ -5,8 +5,43 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from pydantic import SecretStr
+
+from graphmem.graph.driver import GraphDriver
+from graphmem.mirror import migrations as store_migrations
+from graphmem.mirror.db import RelationalStore
 from graphmem.runtime import Runtime
+from graphmem.settings import Settings
+
+# Writes embed their facts after committing; these tests do not need vectors, so the
+# embedder points at a closed port and fails at once (the write goes on, full-text only).
+NO_EMBEDDER: dict[str, Any] = {"embedding_base_url": "http://127.0.0.1:9/v1",
+                               "llm_max_retries": 0}
+
+
+def with_store(settings: Settings, url: str, **changes: Any) -> Settings:
+    return settings.model_copy(update={"database_url": SecretStr(url), **changes})
+
+
+def open_runtime(settings: Settings, graph: GraphDriver, shared: Runtime | None = None
+                 ) -> Runtime:
+    """A Runtime over an existing driver; the session's embedder is reused (loaded once)."""
+    store = RelationalStore(settings.relational_url)
+    store_migrations.up(store)
+    runtime = Runtime(settings, graph, store)
+    if shared is not None:
+        runtime.extras["embedder"] = shared.embedder
+    return runtime
+
+
+def close_runtime(runtime: Runtime) -> None:
+    """Stop what the test's Runtime owns (the mirror, the store), not the shared driver."""
+    mirror = runtime.extras.pop("mirror", None)
+    if mirror is not None:
+        mirror.close()
+    runtime.store.close()
 
 
 def sqlite_files(url: str) -> list[Path]:

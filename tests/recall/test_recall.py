@@ -169,7 +169,7 @@ def test_critical_facts_always_go_in(llm_mem: GraphMem, llm: LLMServer) -> None:
                             fact("escalation", "page the CFO", category="safety")])
     result = llm_mem.recall("who owns service 3?", critical_categories=["safety"])
     subjects = [f.fact.subject for f in result.facts]
-    assert subjects[:2] == ["allergy", "escalation"]
+    assert set(subjects[:2]) == {"allergy", "escalation"}
     assert len(subjects) == 42  # the two critical facts plus the ranked top 40
     plain = llm_mem.recall("who owns service 3?")
     assert "allergy" in [f.fact.subject for f in plain.facts]

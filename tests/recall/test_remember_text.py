@@ -108,6 +108,8 @@ def test_rate_limit_and_server_errors_are_retried_by_the_client(
     llm.extraction("Our plan is Pro", fact("plan", "Pro"))
     assert lines(llm_mem.remember("Our plan is Pro")) == ["Stored: [ADD] plan = Pro"]
     assert llm.count("extract") == 3  # two transport retries inside the client, one success
+    model = llm_mem.runtime.llm
+    assert model is not None and model.calls == 1  # one call, as seed 003 counts it
 
 
 def test_persistent_server_error_is_one_clear_line_and_stores_nothing(

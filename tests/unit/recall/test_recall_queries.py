@@ -12,6 +12,7 @@ POOL = set(Pool().params())
 
 @pytest.mark.parametrize(("name", "extra"), [
     ("recall/pool", {"space", "cap"}),
+    ("recall/pool_size", {"space", "cap"}),
     ("recall/critical", {"space", "categories", "cap"}),
     ("recall/vector_ann", {"space", "vector", "k", "limit"}),
     ("recall/vector_exact", {"space", "vector", "limit"}),
@@ -36,7 +37,7 @@ def test_other_statements(name: str, expected: set[str]) -> None:
 def test_pool_filter_is_the_same_text_everywhere() -> None:
     clause = ("($at IS NULL OR (f.recorded_at <= $at AND ($history OR\n"
               "       (f.held_from <= $at AND (f.retired_at IS NULL OR f.retired_at > $at)))))")
-    for name in ("pool", "critical", "vector_ann", "vector_exact", "fulltext"):
+    for name in ("pool", "pool_size", "critical", "vector_ann", "vector_exact", "fulltext"):
         assert clause in query(f"recall/{name}"), name
 
 

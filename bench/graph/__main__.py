@@ -1,0 +1,253 @@
+"""bench/graph: multi-hop recall_related, as-of reads and history on a scale-free entity graph.
+
+    python -m bench.graph            # 10k facts, ~5k entities, 10k typed edges + 20k ABOUT
+    python -m bench.graph --full     # the issue's size: 100k facts, ~50k entities
+    python -m bench.graph --facts 20000 --repeat 300 --keep
+
+The space is built with batches of 1,000 facts through the transaction `remember_facts`
+runs (lock, reconcile, write, projection, clustering; one per batch). The post-commit
+embedding of new facts (issue 5, tens of facts/s on this CPU and irrelevant to graph reads)
+is skipped unless `--embed` is given. Endpoints follow preferential weights (Zipf, s=0.8),
+so the degree distribution is scale-free and hubs exist. Then p50/p99 of: 2-hop and 3-hop
+recall_related from random entities, an as-of active() read for one subject, history of a
+subject with 50 versions; and for each, the same named Cypher statements with the same
+parameters run directly through the driver, so the ratio is graphmem's own overhead.
+"""
+
+from __future__ import annotations
+
+import argparse
+import bisect
+import itertools
+import random
+import time
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from bench.results import percentile, write_section
+from graphmem import GraphMem
+from graphmem.graph.driver import GraphDriver
+from graphmem.graph.queries import query
+from graphmem.remember.pipeline import WriteRequest, message_key, write_proposals
+from graphmem.remember.proposals import parse_proposals
+from graphmem.remember.write import WriteInfo
+from graphmem.runtime import Runtime
+
+TYPES = ("person", "service", "organisation", "project", "product", "topic")
+RELATIONS = ("calls", "depends on", "knows", "uses", "owns", "mentions")
+BATCH = 1000
+VERSIONS = 50
+
+
+# ---- building the space ------------------------------------------------------------------------
+def name(i: int) -> tuple[str, str]:
+    return TYPES[i % len(TYPES)], f"entity {i}"
+
+
+def triples(facts: int, entities: int, seed: int) -> list[tuple[int, str, int]]:
+    """Distinct (head, relation, tail): every entity heads one fact, the rest are weighted."""
+    rng = random.Random(seed)
+    cumulative = list(itertools.accumulate(1 / (i + 1) ** 0.8 for i in range(entities)))
+    order = list(range(entities))
+    rng.shuffle(order)  # hubs are spread over the types
+
+    def weighted() -> int:
+        return order[bisect.bisect(cumulative, rng.random() * cumulative[-1])]
+
+    found: set[tuple[int, str, int]] = set()
+    heads = iter(order)
+    while len(found) < facts:
+        head = next(heads, None)
+        head = head if head is not None else weighted()
+        tail = weighted()
+        if head != tail:
+            found.add((head, rng.choice(RELATIONS), tail))
+    return sorted(found, key=lambda t: rng.random())
+
+
+def fact(head: int, relation: str, tail: int) -> dict[str, Any]:
+    (head_type, head_name), (tail_type, tail_name) = name(head), name(tail)
+    return {"head": head_name, "head_type": head_type, "relation": relation,
+            "tail": tail_name, "tail_type": tail_type, "cardinality": "many",
+            "confidence": 0.9}
+
+
+def write(mem: GraphMem, facts: list[dict[str, Any]], embed: bool) -> None:
+    """One remember_facts transaction (with --embed: remember_facts itself)."""
+    if embed:
+        mem.remember_facts(facts, source="bench")
+        return
+    info = WriteInfo(space=mem.key, source="bench", source_ref="", text="", metadata={},
+                     message_key=message_key(""), now=datetime.now(UTC))
+    req = WriteRequest(tuple(parse_proposals(facts, mem.schema)), info, mem.schema, None,
+                       False, mem.settings.confidence_floor, frozenset(),
+                       mem.settings.cluster_jaccard)
+    mem._in_write_tx(write_proposals, req)
+
+
+def build(mem: GraphMem, facts: int, entities: int, embed: bool) -> float:
+    start = time.perf_counter()
+    rows = [fact(*t) for t in triples(facts, entities, seed=7)]
+    for i in range(0, len(rows), BATCH):
+        write(mem, rows[i:i + BATCH], embed)
+        done = min(i + BATCH, len(rows))
+        print(f"  built {done:,}/{len(rows):,} facts"
+              f" ({done / (time.perf_counter() - start):,.0f} facts/s)", flush=True)
+    return time.perf_counter() - start
+
+
+def versions(mem: GraphMem, embed: bool) -> list[datetime]:
+    """A subject with 50 versions (one write each); returns an instant after each."""
+    after = []
+    for v in range(VERSIONS):
+        write(mem, [{"head": "entity 0", "head_type": TYPES[0], "relation": "status",
+                     "value": f"v{v}", "confidence": 0.9}], embed)
+        after.append(datetime.now(UTC))
+    return after
+
+
+# ---- timing ------------------------------------------------------------------------------------
+@dataclass
+class Recorder:
+    """Captures the named statements (and parameters) an operation sends, to replay them."""
+
+    graph: GraphDriver
+    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+
+    def __enter__(self) -> Recorder:
+        self._read = self.graph.read
+
+        def read(name: str, /, **params: Any) -> list[dict[str, Any]]:
+            self.calls.append((name, params))
+            return self._read(name, **params)
+
+        self.graph.read = read  # type: ignore[method-assign]
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.graph.read = self._read  # type: ignore[method-assign]
+
+
+def direct(graph: GraphDriver, calls: list[tuple[str, dict[str, Any]]]) -> float:
+    """The same statements through the driver: one session, auto-commit runs."""
+    start = time.perf_counter()
+    with graph.session() as session:
+        for statement, params in calls:
+            session.run(query(statement), params).data()
+    return time.perf_counter() - start
+
+
+@dataclass
+class Figures:
+    label: str
+    graphmem: list[float] = field(default_factory=list)
+    cypher: list[float] = field(default_factory=list)
+    note: str = ""
+
+    def row(self) -> str:
+        g50, g99 = percentile(self.graphmem, 50) * 1e3, percentile(self.graphmem, 99) * 1e3
+        c50, c99 = percentile(self.cypher, 50) * 1e3, percentile(self.cypher, 99) * 1e3
+        return (f"| {self.label} | {g50:.2f} | {g99:.2f} | {c50:.2f} | {c99:.2f} |"
+                f" {g50 / c50:.2f}× | {self.note} |")
+
+
+def measure(label: str, graph: GraphDriver, op: Callable[[], Any], repeat: int,
+            note: Callable[[list[Any]], str] = lambda _: "") -> Figures:
+    figures, results = Figures(label), []
+    for _ in range(repeat):
+        with Recorder(graph) as rec:
+            start = time.perf_counter()
+            results.append(op())
+            figures.graphmem.append(time.perf_counter() - start)
+        figures.cypher.append(direct(graph, rec.calls))
+    figures.note = note(results)
+    print(f"  {label}: graphmem p50 {percentile(figures.graphmem, 50) * 1e3:.2f} ms,"
+          f" cypher p50 {percentile(figures.cypher, 50) * 1e3:.2f} ms", flush=True)
+    return figures
+
+
+def hop_note(results: list[Any]) -> str:
+    paths = sorted(len(r.paths) for r in results)
+    cut = sum(r.truncated for r in results)
+    return f"paths p50 {paths[len(paths) // 2]}, truncated {cut}/{len(results)}"
+
+
+def run(mem: GraphMem, facts: int, entities: int, repeat: int, embed: bool,
+        reuse: bool = False) -> str:
+    if reuse:  # a space kept by an earlier run (--keep): time the reads only
+        built = float("nan")
+        after = [e.fact.recorded_at for e in mem.history("entity_0_status").entries]
+        assert len(after) == VERSIONS and all(after), "not a bench/graph space"
+    else:
+        built = build(mem, facts, entities, embed)
+        after = versions(mem, embed)
+    counts = mem.graph.read("graph/snapshot", space=mem.key)[0]
+    stats = (f"{facts + VERSIONS:,} facts, {len(mem.entities()):,} entities,"
+             f" {len(counts['edges']):,} typed edges, {len(counts['about']):,} ABOUT edges;"
+             + (f" built in {built:.0f} s ({facts / built:,.0f} facts/s)" if built == built
+                else " (built earlier)"))
+    print("  " + stats, flush=True)
+    rng = random.Random(11)
+    starts = [name(rng.randrange(entities)) for _ in range(repeat)]
+    pick = iter(starts * 2)
+    rows = [
+        measure("recall_related, 2 hops", mem.graph,
+                lambda: mem.recall_related(entities=[next(pick)], hops=2), repeat, hop_note),
+        measure("recall_related, 3 hops", mem.graph,
+                lambda: mem.recall_related(entities=[next(pick)], hops=3), repeat, hop_note),
+        measure("active(subject, as_of)", mem.graph,
+                lambda: mem.active("entity_0_status", as_of=after[VERSIONS // 2]), repeat,
+                lambda r: f"value {r[0][0].value}"),
+        measure(f"history, {VERSIONS} versions", mem.graph,
+                lambda: mem.history("entity_0_status"), repeat,
+                lambda r: f"{len(r[0])} entries"),
+    ]
+    return "\n".join([
+        stats, "",
+        "| operation | graphmem p50 (ms) | p99 (ms) | direct Cypher p50 (ms) | p99 (ms) |"
+        " graphmem ÷ Cypher (p50) | |",
+        "| --- | ---: | ---: | ---: | ---: | ---: | --- |",
+        *(r.row() for r in rows), "",
+        f"Targets: 2-hop p50 ≤ 20 ms (**{percentile(rows[0].graphmem, 50) * 1e3:.1f} ms**),"
+        f" as-of p50 ≤ 5 ms (**{percentile(rows[2].graphmem, 50) * 1e3:.1f} ms**), graphmem"
+        f" within 1.5× of direct Cypher (**{max(percentile(r.graphmem, 50) / percentile(r.cypher, 50) for r in rows):.2f}×** at worst).",
+    ])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--full", action="store_true", help="100k facts, ~50k entities")
+    parser.add_argument("--facts", type=int, default=None)
+    parser.add_argument("--repeat", type=int, default=200)
+    parser.add_argument("--embed", action="store_true", help="build through remember_facts,"
+                        " embedding every fact (slow)")
+    parser.add_argument("--keep", action="store_true", help="keep the space afterwards")
+    parser.add_argument("--space", help="time the reads on a space an earlier --keep run"
+                        " built (with the same --facts)")
+    args = parser.parse_args()
+    facts = args.facts or (100_000 if args.full else 10_000)
+    runtime = Runtime.open()
+    runtime.migrate()
+    key = args.space or f"bench-graph-{uuid.uuid4().hex[:8]}"
+    mem = GraphMem(space=key, runtime=runtime)
+    print(f"bench/graph: {facts:,} facts in space {mem.key}", flush=True)
+    try:
+        body = run(mem, facts, facts // 2, args.repeat, args.embed, reuse=bool(args.space))
+    finally:
+        if not args.keep and not args.space:
+            print(f"  erasing the space: {mem.delete_all().get('facts', '?')} facts", flush=True)
+        mem.close()
+        runtime.close()
+    command = "python -m bench.graph" + (" --full" if args.full else "") + (
+        f" --facts {args.facts}" if args.facts else "") + (
+        f" --repeat {args.repeat}" if args.repeat != 200 else "")
+    print(body)
+    write_section("graph", f"Command: `{command}`\n\n{body}")
+
+
+if __name__ == "__main__":
+    main()

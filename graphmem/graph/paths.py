@@ -1,0 +1,102 @@
+"""recall_related's plain data: bounds, edges, paths and the result with its rendering."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from graphmem.errors import InvalidInput
+from graphmem.graph.entities import Entity
+from graphmem.model import Fact
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """How much one traversal may do: paths kept, edges read per entity, edges in all."""
+
+    paths: int = 50
+    fanout: int = 100
+    expansions: int = 2000
+
+    def __post_init__(self) -> None:
+        if min(self.paths, self.fanout, self.expansions) < 1:
+            raise InvalidInput("recall_related limits must be at least 1")
+
+
+@dataclass(frozen=True)
+class Edge:
+    """One projection edge, in its own direction (head → tail); its fact has the times."""
+
+    fact_id: str
+    type: str
+    relation: str
+    head: str
+    tail: str
+    status: str
+    confidence: float | None = None
+
+
+@dataclass(frozen=True)
+class Path:
+    """Entity keys from a start entity outwards, and the edge between each pair."""
+
+    keys: tuple[str, ...]
+    edges: tuple[Edge, ...] = ()
+
+    def extend(self, edge: Edge, key: str) -> Path:
+        return Path((*self.keys, key), (*self.edges, edge))
+
+
+@dataclass(frozen=True)
+class Related:
+    """recall_related's answer: paths, their entities, the facts behind each edge."""
+
+    start: tuple[Entity, ...]
+    paths: tuple[Path, ...]
+    entities: Mapping[str, Entity]
+    facts: Mapping[str, Fact]
+    truncated: bool = False
+    hops: int = 2
+    answer: str | None = None
+    matched_by: str = "given"
+    notes: tuple[str, ...] = field(default_factory=tuple)
+
+    @property
+    def edges(self) -> tuple[Edge, ...]:
+        seen: dict[str, Edge] = {}
+        for path in self.paths:
+            for edge in path.edges:
+                seen.setdefault(edge.fact_id, edge)
+        return tuple(seen.values())
+
+    def render(self, path: Path) -> str:
+        """`Alice (person) -[WORKS_AT]-> Acme (organisation)`, arrows in edge direction."""
+        parts = [str(self.entities[path.keys[0]])]
+        for key, edge in zip(path.keys[1:], path.edges, strict=True):
+            arrow = f"-[{edge.type}]->" if edge.tail == key else f"<-[{edge.type}]-"
+            parts.append(f"{arrow} {self.entities[key]}")
+        return " ".join(parts)
+
+    def __str__(self) -> str:
+        if self.answer:
+            return self.answer
+        if not self.start:
+            return "No entity of the question is known in this space."
+        lines = [self.render(p) for p in self.paths] or ["No related entities."]
+        if self.facts:
+            lines.append("Facts:")
+            lines += [f"  #{f.id} {f.subject} = {f.value}{provenance(f)}"
+                      for f in self.facts.values()]
+        if self.truncated:
+            lines.append("(truncated: a cap on paths or expansions was reached)")
+        return "\n".join(lines)
+
+
+def provenance(fact: Fact) -> str:
+    """`(alice, since 2024-03-01, ref)` inline, as seed 002 shows it."""
+    bits = [fact.source or "unknown source"]
+    if fact.valid_from is not None:
+        bits.append(f"since {fact.valid_from.date().isoformat()}")
+    if fact.source_ref:
+        bits.append(fact.source_ref)
+    return f" ({', '.join(bits)})"

@@ -1,0 +1,78 @@
+"""Where recall_related starts: entities named in the question, or given by the caller.
+
+The question is matched through the full-text index on entity names (case-insensitive);
+only word tokens reach Lucene, so no question is query syntax. Whole-name matches win; when
+there is none, the best full-text hits are used and the result says so.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Sequence
+
+from neo4j import ManagedTransaction
+
+from graphmem.errors import InvalidInput, NotFound
+from graphmem.graph import entities
+from graphmem.graph.driver import run
+from graphmem.graph.entities import Entity, row_to_entity
+
+StartSpec = tuple[str, str] | str
+_WORD = re.compile(r"\w+")
+
+
+def _norm(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+
+
+def lucene_query(question: str) -> str:
+    """Only word tokens, lower-cased, so nothing in the question is Lucene syntax."""
+    return " ".join(_WORD.findall(_norm(question))[:64])
+
+
+def find_start(tx: ManagedTransaction, space: str, question: str, limit: int = 10
+               ) -> tuple[list[Entity], str]:
+    """Entities named in the question: whole-name matches first, else the best full-text hits."""
+    query = lucene_query(question)
+    if not query:
+        return [], "none"
+    rows = run(tx, "graph/find_entities", space=space, query=query, limit=50)
+    text = _norm(question)
+    named = [row_to_entity(r["entity"]) for r in rows
+             if re.search(rf"(?<!\w){re.escape(r['entity']['norm'])}(?!\w)", text)]
+    if named:
+        return named[:limit], "name"
+    return [row_to_entity(r["entity"]) for r in rows[:3]], "fulltext"
+
+
+def _typed(tx: ManagedTransaction, space: str, type_: str, name: str) -> Entity:
+    folded = entities.fold_type(type_)
+    if folded is None:
+        raise InvalidInput("entity type is required")
+    key = entities.entity_key(folded, entities.normalise_name(name))
+    rows = run(tx, "graph/entity_get", space=space, key=key)
+    if not rows:
+        raise NotFound(f"no entity {name!r} of type {folded} in this space")
+    return row_to_entity(rows[0]["entity"])
+
+
+def _named(tx: ManagedTransaction, space: str, name: str) -> list[Entity]:
+    norm = entities.normalise_name(name)
+    keys = [*entities.candidate_keys(norm), entities.entity_key(entities.UNKNOWN, norm)]
+    rows = run(tx, "graph/entities_by_key", space=space, keys=keys)
+    if not rows:
+        raise NotFound(f"no entity named {name!r} in this space")
+    return [row_to_entity(r["entity"]) for r in rows]
+
+
+def resolve_given(tx: ManagedTransaction, space: str, given: Sequence[StartSpec]
+                  ) -> list[Entity]:
+    """(type, name) pairs by composite key; a bare name matches every type of that name."""
+    found: list[Entity] = []
+    for item in given:
+        if isinstance(item, str):
+            found += _named(tx, space, item)
+        else:
+            found.append(_typed(tx, space, item[0], item[1]))
+    return list({e.key: e for e in found}.values())

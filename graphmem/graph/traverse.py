@@ -1,0 +1,128 @@
+"""Breadth-first traversal of the projection, one query per hop, bounded three ways.
+
+Every shortest path from the start entities is kept, up to `hops` edges, over edges that
+are current (or held at `as_of`, or true in the world at `valid_at`). Caps on edges per
+entity, edges in all and paths in all keep a hub from blowing a query up; each hop asks
+Neo4j for no more rows than the remaining path budget can use, and a cap that bites sets
+`truncated`.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from neo4j import ManagedTransaction
+
+from graphmem.errors import InvalidInput
+from graphmem.graph.driver import run
+from graphmem.graph.entities import Entity, row_to_entity
+from graphmem.graph.facts import row_to_fact
+from graphmem.graph.paths import Bounds, Edge, Path
+from graphmem.graph.reads import _value_at
+from graphmem.model import Fact
+
+MAX_HOPS = 4
+
+
+def _edge(row: dict[str, Any]) -> Edge:
+    e, here, there = row["edge"], row["key"], row["other"]["key"]
+    head, tail = (here, there) if row["outgoing"] else (there, here)
+    return Edge(fact_id=e["fact_id"], type=row["type"], relation=e.get("relation") or "",
+                head=head, tail=tail, status=e["status"], confidence=e.get("confidence"))
+
+
+@dataclass
+class _Walk:
+    """Mutable state of one traversal."""
+
+    bounds: Bounds
+    depth: dict[str, int]
+    live: dict[str, list[Path]]
+    entities: dict[str, Entity]
+    done: list[Path] = field(default_factory=list)
+    budget: int = 0
+    truncated: bool = False
+
+    def row_limit(self) -> int:
+        """Rows one hop may use: new paths still allowed, plus one edge back per entity."""
+        wanted = 2 * max(self.bounds.paths - len(self.done), 0) + len(self.live)
+        return min(self.budget, max(wanted, self.bounds.fanout))
+
+
+def _capped(walk: _Walk, rows: list[dict[str, Any]], limit: int) -> list[dict[str, Any]]:
+    if len(rows) > limit:
+        walk.truncated, rows = True, rows[:limit]
+    walk.budget -= len(rows)
+    per: dict[str, int] = defaultdict(int)
+    kept = []
+    for row in sorted(rows, key=lambda r: (r["key"], -(r["edge"].get("confidence") or 0),
+                                           r["type"], r["other"]["key"])):
+        per[row["key"]] += 1
+        if per[row["key"]] > walk.bounds.fanout:
+            walk.truncated = True
+            continue
+        kept.append(row)
+    return kept
+
+
+def _hop(walk: _Walk, rows: list[dict[str, Any]], hop: int) -> None:
+    grown: dict[str, list[Path]] = defaultdict(list)
+    extended: set[int] = set()
+    n_grown = 0
+    for row in rows:
+        there = row["other"]["key"]
+        if walk.depth.get(there, hop) < hop:
+            continue
+        walk.depth[there] = hop
+        walk.entities.setdefault(there, row_to_entity(row["other"]))
+        edge = _edge(row)
+        for path in walk.live.get(row["key"], ()):
+            if there in path.keys:
+                continue
+            if len(walk.done) + n_grown >= walk.bounds.paths:
+                walk.truncated = True
+                break
+            grown[there].append(path.extend(edge, there))
+            extended.add(id(path))
+            n_grown += 1
+    walk.done += [p for paths in walk.live.values() for p in paths
+                  if id(p) not in extended and p.edges]
+    walk.live = dict(grown)
+
+
+def traverse(tx: ManagedTransaction, space: str, start: Sequence[Entity], hops: int,
+             as_of: datetime | None, valid_at: datetime | None, bounds: Bounds
+             ) -> tuple[list[Path], dict[str, Entity], bool]:
+    """Paths of up to `hops` edges from `start`, with every entity they touch."""
+    if not 1 <= hops <= MAX_HOPS:
+        raise InvalidInput(f"hops must be between 1 and {MAX_HOPS}, got {hops}")
+    walk = _Walk(bounds, {e.key: 0 for e in start}, {e.key: [Path((e.key,))] for e in start},
+                 {e.key: e for e in start}, budget=bounds.expansions)
+    for hop in range(1, hops + 1):
+        if not walk.live or walk.budget <= 0:
+            walk.truncated = walk.truncated or bool(walk.live and walk.budget <= 0)
+            break
+        limit = walk.row_limit()
+        rows = run(tx, "graph/expand", space=space, frontier=sorted(walk.live),
+                   fanout=bounds.fanout + 1, budget=limit + 1, as_of=as_of,
+                   valid_at=valid_at)
+        _hop(walk, _capped(walk, rows, limit), hop)
+    walk.done += [p for paths in walk.live.values() for p in paths if p.edges]
+    if len(walk.done) > bounds.paths:
+        walk.truncated, walk.done = True, walk.done[: bounds.paths]
+    return walk.done, walk.entities, walk.truncated
+
+
+def edge_facts(tx: ManagedTransaction, space: str, paths: Sequence[Path],
+               as_of: datetime | None) -> dict[str, Fact]:
+    """The fact behind each edge (as it read at `as_of` when asked), with provenance."""
+    ids = sorted({e.fact_id for p in paths for e in p.edges})
+    if not ids:
+        return {}
+    facts = [row_to_fact(r["fact"]) for r in run(tx, "graph/facts_by_id", space=space,
+                                                 ids=ids)]
+    return {f.id: (_value_at(f, as_of) if as_of else f) for f in facts}

@@ -1,0 +1,54 @@
+"""The audit chain, decisions and erasure: verify, list, record, delete, purge."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from graphmem.resolvers import events
+from graphmem.resolvers.guard import Call
+from graphmem.resolvers.registry import operation
+
+from graphmem.mirror.audit import AuditRow, ChainReport
+from graphmem.model import Space
+
+
+def _erased(space: Space, arguments: dict[str, Any], receipt: Any) -> list[tuple[str, Any]]:
+    body = receipt.get("receipt", receipt) if isinstance(receipt, dict) else {}
+    count = body.get("facts", 0) if isinstance(body, dict) else 0
+    return events.settled("erased", space, f"erased {count} fact(s)",
+                          arguments.get("fact_id"))
+
+
+@operation("verifyAudit", "verify", scoped=False)
+def verify_audit(call: Call, deep: bool = False) -> ChainReport:
+    """The whole deployment's chain (one chain; the answer holds no other tenant's data)."""
+    return call.mem().verify_audit(deep)
+
+
+@operation("auditLog", "verify", scoped=False)
+def audit_log(call: Call, limit: int = 50, before: int | None = None,
+              operation: str | None = None) -> list[AuditRow]:
+    """This tenant's rows, newest first."""
+    return call.mem().audit_log(limit, before, operation)
+
+
+@operation("recordDecision", "write")
+def record_decision(call: Call, action: str, subjects: Sequence[str]) -> dict[str, Any]:
+    return call.mem().record_decision(action, subjects)
+
+
+@operation("delete", "delete", events=_erased)
+def delete(call: Call, fact_id: str | None = None, subject: str | None = None) -> dict[str, Any]:
+    return call.mem().delete(fact_id=fact_id, subject=subject)
+
+
+@operation("deleteAll", "delete", events=_erased)
+def delete_all(call: Call) -> dict[str, Any]:
+    return call.mem().delete_all()
+
+
+@operation("purge", "delete", events=_erased)
+def purge(call: Call, retention_days: float | None = None) -> dict[str, Any]:
+    """Erase retired history older than the retention period."""
+    return call.mem().purge_expired(retention_days)

@@ -1,0 +1,46 @@
+"""Output types of the audit chain."""
+
+from __future__ import annotations
+
+import json
+
+import strawberry
+from graphmem.schema.scalars import JSON
+
+from graphmem.mirror.audit import AuditRow, ChainReport
+
+
+@strawberry.type(description="One audit row: who did what, with which outcome; never content.")
+class AuditEntry:
+    seq: int
+    at: str
+    tenant: str
+    space: str
+    caller: str
+    operation: str
+    outcome: str
+    detail: JSON
+    hash: str
+    signature: str
+    key_id: str
+
+    @classmethod
+    def from_model(cls, r: AuditRow) -> AuditEntry:
+        return cls(seq=r.seq, at=r.at, tenant=r.tenant, space=r.space, caller=r.caller,
+                   operation=r.operation, outcome=r.outcome, detail=JSON(json.loads(r.detail)),
+                   hash=r.hash, signature=r.signature, key_id=r.key_id)
+
+
+@strawberry.type(description="The audit chain's check: hashes, links, the signed head.")
+class AuditReport:
+    ok: bool
+    rows: int
+    head_seq: int
+    deep: bool
+    problems: list[str]
+    text: str
+
+    @classmethod
+    def from_model(cls, r: ChainReport) -> AuditReport:
+        return cls(ok=r.ok, rows=r.rows, head_seq=r.head_seq, deep=r.deep,
+                   problems=list(r.problems), text=str(r))

@@ -1,0 +1,249 @@
+"""Erasure: facts leave Neo4j, the mirror, the event log, embeddings and caches for good;
+the receipt verifies; the audit says it happened without saying what."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable
+from datetime import timedelta
+
+import pytest
+from mirror_support import mirrored, stored_bytes
+
+from graphmem import GraphMem, verify_receipt
+from graphmem.errors import InvalidInput, NotFound, StoreUnavailable
+from graphmem.mirror.check_mirror import check_mirror
+from graphmem.mirror.db import RelationalStore
+from graphmem.runtime import Runtime
+
+Make = Callable[..., GraphMem]
+SECRET = "Kilimanjaro-4471"
+
+
+def graph_facts(runtime: Runtime, space: str) -> dict[str, dict[str, object]]:
+    with runtime.graph.session() as s:
+        return {r["f"]["id"]: r["f"] for r in s.run(
+            "MATCH (f:Fact {space: $space}) RETURN f {.*} AS f", space=space)}
+
+
+def graph_count(runtime: Runtime, space: str, label: str) -> int:
+    with runtime.graph.session() as s:
+        query = {"Conflict": "MATCH (n:Conflict {space: $space}) RETURN count(n) AS n",
+                 "Entity": "MATCH (n:Entity {space: $space}) RETURN count(n) AS n",
+                 "Outbox": "MATCH (n:Outbox {space: $space}) RETURN count(n) AS n"}[label]
+        return int(s.run(query, space=space).single()["n"])
+
+
+def event_texts(runtime: Runtime, space: str) -> list[str]:
+    cipher = runtime.mirror.cipher
+    rows = runtime.store.query("SELECT payload FROM events WHERE space = ?", (space,))
+    return [cipher.open(r[0]) or "" for r in rows]
+
+
+def history(mem: GraphMem) -> dict[str, str]:
+    """A subject with a past: the secret, superseded, then retracted (a tombstone names it)."""
+    ids = {}
+    ids["secret"] = mem.remember_facts([{"subject": "city", "value": SECRET,
+                                         "confidence": 0.9}], source="crm")[0].fact_id or ""
+    ids["next"] = mem.remember_facts([{"subject": "city", "value": "Nairobi",
+                                       "confidence": 0.9}], source="crm")[0].fact_id or ""
+    ids["kept"] = mem.remember_facts([{"subject": "plan", "value": "pro", "confidence": 0.9,
+                                       "head": "acme", "relation": "plan", "tail": "pro"}],
+                                     source="crm")[0].fact_id or ""
+    return ids
+
+
+def test_delete_by_fact_id_erases_it_everywhere(make: Make, mirror_runtime: Runtime) -> None:
+    mem = make()
+    ids = history(mem)
+    mem.drain()
+    assert SECRET in "".join(event_texts(mirror_runtime, mem.key))
+    mirror_runtime.mirror.cipher.open(mirror_runtime.store.query(
+        "SELECT value FROM mirror_facts WHERE id = ?", (ids["secret"],))[0][0])
+    assert mirror_runtime.mirror.cipher.cached > 0
+    receipt = mem.delete(fact_id=ids["secret"])
+    assert mirror_runtime.mirror.cipher.cached == 0, "hard deletes clear the decrypt cache"
+    body = receipt["receipt"]
+    assert (body["kind"], body["scope"], body["facts"], body["mirror"]) == (
+        "erasure", "fact", 1, "erased")
+    assert body["fact_ids"] == [ids["secret"]]
+    assert verify_receipt(receipt, mem.export_public_key())
+    assert ids["secret"] not in graph_facts(mirror_runtime, mem.key)
+    assert {ids["next"], ids["kept"]} <= set(graph_facts(mirror_runtime, mem.key))
+    assert ids["secret"] not in mirrored(mirror_runtime, mem.key)
+    assert not any(SECRET in text for text in event_texts(mirror_runtime, mem.key))
+    assert check_mirror(mirror_runtime, mem.key) == []
+    rows = mem.audit_log(limit=5, operation="delete")
+    assert rows[0].outcome == "ok"
+    assert json.loads(rows[0].detail) == {"facts": 1, "id": body["id"], "kind": "erasure",
+                                          "scope": "fact"}
+    assert not any(SECRET in r.detail for r in mem.audit_log(limit=100))
+    assert mem.verify_audit().ok
+    with pytest.raises(NotFound):
+        mem.delete(fact_id=ids["secret"])
+
+
+def test_erasure_takes_the_tombstones_that_name_the_value(make: Make,
+                                                          mirror_runtime: Runtime) -> None:
+    mem = make()
+    kept = mem.remember_facts([{"subject": "tool", "value": "Redis", "confidence": 0.9}],
+                              source="ops")[0].fact_id
+    mem.forget_facts([{"subject": "tool", "value": "Redis", "confidence": 0.9}], source="ops")
+    values = {f["value"] for f in graph_facts(mirror_runtime, mem.key).values()}
+    assert "(retracted: Redis)" in values
+    receipt = mem.delete(fact_id=kept)
+    assert receipt["receipt"]["facts"] == 2
+    assert graph_facts(mirror_runtime, mem.key) == {}
+    assert mirrored(mirror_runtime, mem.key) == {}
+
+
+def test_delete_by_subject_keeps_the_other_subjects(make: Make,
+                                                    mirror_runtime: Runtime) -> None:
+    mem = make()
+    ids = history(mem)
+    receipt = mem.delete(subject="City")
+    assert receipt["receipt"]["facts"] == 2
+    assert set(graph_facts(mirror_runtime, mem.key)) == {ids["kept"]}
+    assert set(mirrored(mirror_runtime, mem.key)) == {ids["kept"]}
+    assert mem.history("city").entries == ()
+    assert [f.value for f in mem.active("plan")] == ["pro"]
+    assert check_mirror(mirror_runtime, mem.key) == []
+    assert mem.delete(subject="nothing_here")["receipt"]["facts"] == 0
+    with pytest.raises(InvalidInput):
+        mem.delete()
+
+
+def test_delete_all_empties_the_space_in_both_stores(make: Make,
+                                                     mirror_runtime: Runtime) -> None:
+    mem, other = make(), make()
+    history(mem)
+    mem.set_reconcile_policy("REVIEW")
+    mem.remember_facts([{"subject": "plan", "value": "free", "confidence": 0.9}],
+                       source="sales")
+    assert graph_count(mirror_runtime, mem.key, "Conflict") == 1
+    assert graph_count(mirror_runtime, mem.key, "Entity") > 0
+    other.remember_facts([{"subject": "city", "value": SECRET}])
+    receipt = mem.delete_all()
+    assert receipt["receipt"]["scope"] == "space"
+    assert graph_facts(mirror_runtime, mem.key) == {}
+    for label in ("Conflict", "Entity"):
+        assert graph_count(mirror_runtime, mem.key, label) == 0
+    assert graph_count(mirror_runtime, mem.key, "Outbox") == 1, "only the erase entry"
+    assert mirrored(mirror_runtime, mem.key) == {}
+    texts = event_texts(mirror_runtime, mem.key)
+    assert len(texts) == 1 and json.loads(texts[0])["all"] is True
+    assert [f.value for f in other.active()] == [SECRET], "other spaces are untouched"
+    assert check_mirror(mirror_runtime, mem.key) == []
+    mem.remember_facts([{"subject": "city", "value": "Oslo"}])
+    mem.drain()
+    assert [v for _, v in mirrored(mirror_runtime, mem.key).values()] == ["Oslo"]
+
+
+def test_erasure_leaves_no_trace_in_the_stored_bytes(make: Make,
+                                                     mirror_runtime: Runtime) -> None:
+    """Not even the ciphertext: SQLite overwrites deleted cells (secure_delete)."""
+    mem = make()
+    ids = history(mem)
+    mem.record_decision("visit", ["city"])
+    mem.drain()
+    store = mirror_runtime.store
+    sealed = [r[0] for r in store.query("SELECT value FROM mirror_facts WHERE id = ?",
+                                        (ids["secret"],))]
+    sealed += [r[0] for r in store.query("SELECT snapshot FROM decisions WHERE space = ?",
+                                         (mem.key,))]
+    cipher = mirror_runtime.mirror.cipher
+    sealed += [r[0] for r in store.query("SELECT payload FROM events WHERE space = ?",
+                                         (mem.key,)) if SECRET in (cipher.open(r[0]) or "")]
+    assert len(sealed) == 3  # the fact's value, the decision snapshot, the event that added it
+    mem.delete(subject="city")
+    decisions = store.query("SELECT snapshot, digest FROM decisions WHERE space = ?",
+                            (mem.key,))
+    assert decisions[0][0] is None and decisions[0][1], "the snapshot goes, the digest stays"
+    if store.url.startswith("sqlite"):
+        with sqlite3.connect(store.url[len("sqlite:///"):]) as conn:
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    blobs = stored_bytes(mirror_runtime)
+    for blob in blobs:
+        assert SECRET.encode() not in blob
+        for token in sealed:
+            assert token[3:40].encode() not in blob, "erased ciphertext is still stored"
+
+
+def test_purge_expired_removes_old_history_only(make: Make, mirror_runtime: Runtime) -> None:
+    mem = make()
+    ids = history(mem)
+    with pytest.raises(InvalidInput, match="no retention period"):
+        mem.purge_expired()
+    assert mem.set_retention(timedelta(milliseconds=300)) == "retention: 3.47222e-06 days"
+    assert mem.purge_expired()["receipt"]["facts"] == 0, "nothing retired long enough ago"
+    time.sleep(0.4)
+    receipt = mem.purge_expired()
+    assert receipt["receipt"]["scope"] == "expired" and receipt["receipt"]["facts"] == 1
+    assert set(graph_facts(mirror_runtime, mem.key)) == {ids["next"], ids["kept"]}
+    assert set(mirrored(mirror_runtime, mem.key)) == {ids["next"], ids["kept"]}
+    assert mem.set_retention(None) == "retention: default"
+    assert mem.purge_expired(30)["receipt"]["facts"] == 0
+
+
+def test_subtree_erasure_takes_every_space_of_a_user(make: Make,
+                                                     mirror_runtime: Runtime) -> None:
+    first = make()
+    tenant = first.space.tenant
+    second = make(f"{tenant}/u/other-agent/r")
+    neighbour = make(f"{tenant}/someone-else/a/r")
+    for mem in (first, second, neighbour):
+        mem.remember_facts([{"subject": "city", "value": SECRET}])
+    receipt = first.erase_subtree("user")
+    body = receipt["receipt"]
+    assert body["scope"] == "user" and body["spaces"] == sorted([first.key, second.key])
+    assert body["facts"] == 2 and len(body["space_receipts"]) == 2
+    assert verify_receipt(receipt, first.export_public_key())
+    assert first.active() == [] and second.active() == []
+    assert [f.value for f in neighbour.active()] == [SECRET]
+    whole = neighbour.erase_subtree("tenant")
+    assert whole["receipt"]["scope"] == "tenant"
+    assert neighbour.active() == []
+    assert mirrored(mirror_runtime, neighbour.key) == {}
+
+
+def test_nothing_is_erased_while_the_relational_store_is_down(
+        make: Make, mirror_runtime: Runtime) -> None:
+    mem = make()
+    ids = history(mem)
+    real = mirror_runtime.store
+    mirror_runtime.store = RelationalStore("postgresql://x:y@127.0.0.1:1/none")
+    try:
+        with pytest.raises(StoreUnavailable):
+            mem.delete(fact_id=ids["secret"])
+    finally:
+        mirror_runtime.store.close()
+        mirror_runtime.store = real
+    assert ids["secret"] in graph_facts(mirror_runtime, mem.key)
+
+
+def test_forget_stays_soft_and_keeps_history(make: Make) -> None:
+    mem = make()
+    mem.remember_facts([{"subject": "tool", "value": "Redis", "confidence": 0.9}], source="o")
+    mem.forget_facts([{"subject": "tool", "value": "Redis", "confidence": 0.9}], source="o")
+    assert mem.active("tool") == []
+    assert [e.fact.value for e in mem.history("tool").entries] == ["Redis",
+                                                                    "(retracted: Redis)"]
+
+
+def test_embeddings_go_with_the_fact(embedding_runtime: Runtime) -> None:
+    mem = GraphMem("t-embed/u/a/r-" + str(time.time_ns()), runtime=embedding_runtime)
+    fact_id = mem.remember_facts([{"subject": "city", "value": SECRET}])[0].fact_id
+    with embedding_runtime.graph.session() as s:
+        found = s.run("MATCH (f:Fact {id: $id}) RETURN f.embedding IS NOT NULL AS e",
+                      id=fact_id).single()
+        assert found is not None and found["e"]
+    mem.delete(fact_id=fact_id)
+    with embedding_runtime.graph.session() as s:
+        assert s.run("MATCH (f:Fact {id: $id}) RETURN f", id=fact_id).single() is None
+        hits = s.run("CALL db.index.vector.queryNodes('fact_embedding', 50, $v)"
+                     " YIELD node RETURN collect(node.id) AS ids",
+                     v=embedding_runtime.embedder.query(f"city {SECRET}")).single()
+        assert fact_id not in hits["ids"]
+    mem.close()

@@ -1,0 +1,270 @@
+"""Faults: a writer killed at random points, Neo4j down, the relational store down."""
+
+from __future__ import annotations
+
+import os
+import queue
+import random
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+import pytest
+from mirror_support import (
+    NO_EMBEDDER,
+    close_runtime,
+    mirrored,
+    open_runtime,
+    wait_for,
+    with_store,
+)
+from starlette.testclient import TestClient
+
+from graphmem import GraphMem
+from graphmem.app import create_app
+from graphmem.errors import Neo4jUnavailable
+from graphmem.graph.driver import GraphDriver
+from graphmem.mirror import outbox
+from graphmem.mirror.check_mirror import check_mirror
+from graphmem.neo4j_local.manager import LocalNeo4j
+from graphmem.runtime import Runtime
+from graphmem.settings import Settings, load_settings
+
+TRIALS = 50
+WRITER = Path(__file__).with_name("crash_writer.py")
+
+
+class Writer:
+    """The crash writer's zygote and the lines its children print."""
+
+    def __init__(self, space: str, env: dict[str, str]) -> None:
+        self.proc = subprocess.Popen([sys.executable, str(WRITER), space], env=env,
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.acked: set[str] = set()
+        self.errors: list[str] = []
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.strip())
+
+    def expect(self, prefix: str, timeout: float = 60.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self.lines.get(timeout=max(deadline - time.monotonic(), 0.01))
+            if line.startswith("ack "):
+                self.acked.add(line[4:])
+            elif line.startswith("error "):
+                self.errors.append(line)
+            if line.startswith(prefix):
+                return line
+
+    def trial(self, n: int, rng: random.Random) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(f"{n}\n")
+        self.proc.stdin.flush()
+        pid = int(self.expect("pid ").split()[1])
+        self.expect("ready")
+        time.sleep(rng.uniform(0.0, 0.4))
+        os.kill(pid, signal.SIGKILL)
+        self.expect(f"reaped {pid}")
+
+    def close(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        self.proc.wait(timeout=30)
+        while not self.lines.empty():
+            self.expect("")
+
+
+@pytest.mark.slow
+def test_a_writer_killed_at_random_points_loses_and_doubles_nothing(
+        settings: Settings, graph: GraphDriver, tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'mirror.db'}"
+    space = f"t-crash-{uuid.uuid4().hex[:10]}/u/a/r"
+    env = {**os.environ, "GRAPHMEM_DATABASE_URL": url,
+           "GRAPHMEM_EMBEDDING_BASE_URL": NO_EMBEDDER["embedding_base_url"],
+           "GRAPHMEM_LLM_MAX_RETRIES": "0", "GRAPHMEM_LOG_LEVEL": "ERROR"}
+    open_runtime(with_store(settings, url), graph).store.close()  # migrated before the writer
+    writer = Writer(space, env)
+    rng = random.Random(7)
+    left_pending = 0
+    try:
+        for n in range(TRIALS):
+            writer.trial(n, rng)
+            left_pending += outbox.pending_count(graph, space)[0] > 0
+    finally:
+        writer.close()
+    assert writer.errors == []
+    assert len(writer.acked) > TRIALS, "the writer got facts acknowledged in most trials"
+    assert left_pending > 0, "some kills landed between the graph commit and the mirror"
+
+    runtime = open_runtime(with_store(settings, url, **NO_EMBEDDER), graph)
+    try:  # the restart: the first use of the space drains what the crashes left
+        mem = GraphMem(space, runtime=runtime)
+        mem.active()
+        wait_for(lambda: outbox.pending_count(graph, space)[0] == 0)
+        with graph.session() as s:
+            in_graph = {r["id"] for r in s.run("MATCH (f:Fact {space: $space}) RETURN f.id AS id",
+                                               space=space)}
+            entries = [r["id"] for r in s.run("MATCH (o:Outbox {space: $space})"
+                                              " RETURN o.id AS id", space=space)]
+        assert writer.acked <= in_graph, "every acknowledged write is in the graph"
+        assert set(mirrored(runtime, space)) == in_graph, "… and in the mirror, nothing more"
+        events = [r[0] for r in runtime.store.query(
+            "SELECT event_id FROM events WHERE space = ?", (space,))]
+        assert sorted(events) == sorted(entries), "each entry applied exactly once"
+        assert check_mirror(runtime, space) == []
+        report = mem.verify_audit(deep=True)
+        assert report.ok, report.problems
+        mem.close()
+    finally:
+        close_runtime(runtime)
+
+
+def test_writes_fail_fast_when_neo4j_is_unreachable(tmp_path: Path) -> None:
+    dead = load_settings(home=tmp_path, neo4j_uri="bolt://127.0.0.1:1", neo4j_password="x",
+                         database_url=f"sqlite:///{tmp_path / 'mirror.db'}")
+    runtime = Runtime.open(dead)
+    from graphmem.mirror import migrations
+
+    migrations.up(runtime.store)
+    mem = GraphMem("t-down/u/a/r", runtime=runtime)
+    started = time.monotonic()
+    with pytest.raises(Neo4jUnavailable, match="not reachable at bolt://127.0.0.1:1"):
+        mem.remember_facts([{"subject": "plan", "value": "pro"}])
+    assert time.monotonic() - started < 3.0
+    assert runtime.store.query("SELECT count(*) FROM events") == [(0,)]
+    assert runtime.store.query("SELECT count(*) FROM mirror_facts") == [(0,)]
+    rows = runtime.store.query("SELECT operation, outcome, detail FROM audit_log")
+    assert rows == [("remember_facts", "error", '{"error":"Neo4jUnavailable"}')]
+    runtime.close()
+    with TestClient(create_app(dead)) as client:
+        ready = client.get("/readyz")
+    assert ready.status_code == 503
+    assert "not reachable" in ready.json()["checks"]["neo4j"]
+
+
+@pytest.mark.slow
+def test_neo4j_stopped_and_started_again(private_neo4j: Settings) -> None:
+    """The managed server stops: writes fail fast, nothing acknowledged is lost, /readyz is
+    503; it starts again: the same process writes again without a restart."""
+    runtime = Runtime.open(private_neo4j)
+    runtime.migrate()
+    local = LocalNeo4j(private_neo4j)
+    mem = GraphMem("t-restart/u/a/r", runtime=runtime)
+    acked = [r.fact_id for r in mem.remember_facts([{"subject": "a", "value": "1"},
+                                                    {"subject": "b", "value": "2"}])]
+    with TestClient(create_app(private_neo4j)) as client:
+        assert client.get("/readyz").status_code == 200
+        local.stop()
+        try:
+            started = time.monotonic()
+            with pytest.raises(Neo4jUnavailable):
+                mem.remember_facts([{"subject": "c", "value": "3"}])
+            assert time.monotonic() - started < 5.0
+            assert client.get("/readyz").status_code == 503
+        finally:
+            local.start()
+        wait_for(lambda: client.get("/readyz").status_code == 200, timeout=60)
+    later = mem.remember_facts([{"subject": "c", "value": "3"}])[0].fact_id
+    assert {f.id for f in mem.active()} == {*acked, later}
+    mem.drain()
+    assert set(mirrored(runtime, mem.key)) == {*acked, later}
+    runtime.close()
+
+
+@pytest.mark.postgres
+def test_postgres_going_away_and_coming_back(settings: Settings, graph: GraphDriver,
+                                            pg_schema_url: str) -> None:
+    """A real network fault: the store is reached through a proxy that is cut, then back."""
+    with tcp_proxy("127.0.0.1", 5432) as proxy:
+        url = pg_schema_url.replace("127.0.0.1:5432", f"127.0.0.1:{proxy.port}")
+        runtime = open_runtime(with_store(settings, url, **NO_EMBEDDER), graph)
+        try:
+            mem = GraphMem(f"t-pg-{uuid.uuid4().hex[:8]}/u/a/r", runtime=runtime)
+            first = mem.remember_facts([{"subject": "a", "value": "1"}])[0].fact_id
+            mem.drain()
+            proxy.cut()
+            ids = [mem.remember_facts([{"subject": f"s{i}", "value": "v"}])[0].fact_id
+                   for i in range(5)]
+            assert outbox.pending_count(graph, mem.key)[0] == 5, "the outbox grows"
+            assert [f.value for f in mem.active("a")] == ["1"], "reads go on too"
+            proxy.restore()
+            wait_for(lambda: outbox.pending_count(graph, mem.key)[0] == 0, timeout=15)
+            assert set(mirrored(runtime, mem.key)) == {first, *ids}
+            assert mem.verify_audit().ok
+            mem.close()
+        finally:
+            close_runtime(runtime)
+
+
+class Proxy:
+    """A TCP forwarder whose connections can be cut (and new ones refused) at will."""
+
+    def __init__(self, host: str, port: int) -> None:
+        self.target = (host, port)
+        self.server = socket.create_server(("127.0.0.1", 0))
+        self.port = int(self.server.getsockname()[1])
+        self.open = True
+        self.conns: list[socket.socket] = []
+        threading.Thread(target=self._accept, daemon=True).start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                client, _ = self.server.accept()
+            except OSError:
+                return
+            if not self.open:
+                client.close()
+                continue
+            upstream = socket.create_connection(self.target)
+            self.conns += [client, upstream]
+            for a, b in ((client, upstream), (upstream, client)):
+                threading.Thread(target=self._pipe, args=(a, b), daemon=True).start()
+
+    @staticmethod
+    def _pipe(a: socket.socket, b: socket.socket) -> None:
+        try:
+            while data := a.recv(65536):
+                b.sendall(data)
+        except OSError:
+            pass
+        finally:
+            for s in (a, b):
+                try:
+                    s.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+    def cut(self) -> None:
+        self.open = False
+        for conn in self.conns:
+            try:
+                conn.shutdown(socket.SHUT_RDWR)
+            except OSError:
+                pass
+        self.conns = []
+
+    def restore(self) -> None:
+        self.open = True
+
+
+@contextmanager
+def tcp_proxy(host: str, port: int) -> Iterator[Proxy]:
+    proxy = Proxy(host, port)
+    try:
+        yield proxy
+    finally:
+        proxy.cut()
+        proxy.server.close()
