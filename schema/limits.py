@@ -1,8 +1,10 @@
-"""GraphQL validation limits: depth, aliases, tokens and a complexity budget; `hops` capped.
+"""GraphQL validation limits: tokens, depth, aliases and a cost budget; `hops` and pages capped.
 
-Complexity is estimated before validation, with the variables known: every field costs 1,
-and a field taking `first` multiplies the cost of its selection by it (the default page
-size when omitted). Introspection fields are free.
+Depth, aliases and cost are measured in one walk of the parsed document, with the variables
+known, before graphql-core validates it; graphql-core's own validation is cached per document
+(no rule here depends on the request), so a repeated query is validated once. Cost: every
+field costs 1, and a field taking `first` multiplies the cost of its selection by it (the
+default page size when omitted). Introspection fields are free and add no depth.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from typing import Any
 
 from graphmem.schema.pagination import DEFAULT_PAGE
 from graphql import (
+    DocumentNode,
     FieldNode,
     FragmentDefinitionNode,
     FragmentSpreadNode,
@@ -25,41 +28,25 @@ from graphql import (
     VariableNode,
 )
 from strawberry.extensions import (
-    MaxAliasesLimiter,
     MaxTokensLimiter,
-    QueryDepthLimiter,
+    ParserCache,
     SchemaExtension,
+    ValidationCache,
 )
 
 from graphmem.errors import InvalidInput
 from graphmem.settings import Settings
 
 MAX_TOKENS = 20_000
+CACHED_DOCUMENTS = 512
 
 
-class QueryCost(SchemaExtension):
-    """`paged` names the fields that take `first` (found in the schema when it is built)."""
-
-    def __init__(self, budget: int, paged: frozenset[str] = frozenset()) -> None:
-        self.budget = budget
-        self.paged = paged
-
-    def on_validate(self) -> Iterator[None]:
-        """Before graphql-core validates: strawberry only skips execution on errors that
-        exist when validation ends, and a budget error set here is one of them."""
-        ctx = self.execution_context
-        document = ctx.graphql_document
-        if document is not None:
-            fragments = {d.name.value: d for d in document.definitions
-                         if isinstance(d, FragmentDefinitionNode)}
-            walk = _Walk(fragments, ctx.variables or {}, self.paged)
-            cost = max((_cost(d.selection_set, walk, set()) for d in document.definitions
-                        if isinstance(d, OperationDefinitionNode)), default=0)
-            if cost > self.budget:
-                ctx.pre_execution_errors = [GraphQLError(
-                    f"query cost {cost} exceeds the budget of {self.budget}: ask for fewer"
-                    " fields, smaller pages (first) or fewer aliases")]
-        yield
+@dataclass(frozen=True)
+class Limits:
+    depth: int
+    aliases: int
+    cost: int
+    paged: frozenset[str]
 
 
 @dataclass(frozen=True)
@@ -69,21 +56,78 @@ class _Walk:
     paged: frozenset[str]
 
 
-def _cost(selection_set: SelectionSetNode | None, walk: _Walk, seen: set[str]) -> int:
+class QueryLimits(SchemaExtension):
+    """Refuses a document over its depth, alias or cost limit (BAD_USER_INPUT)."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+
+    def on_validate(self) -> Iterator[None]:
+        ctx = self.execution_context
+        if ctx.graphql_document is not None:
+            problems = check(ctx.graphql_document, ctx.variables or {}, self.limits)
+            if problems:
+                ctx.pre_execution_errors = [*(ctx.pre_execution_errors or []),
+                                            *(GraphQLError(p) for p in problems)]
+        yield
+
+
+def check(document: DocumentNode, variables: dict[str, Any], limits: Limits) -> list[str]:
+    fragments = {d.name.value: d for d in document.definitions
+                 if isinstance(d, FragmentDefinitionNode)}
+    walk = _Walk(fragments, variables, limits.paged)
+    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    problems = []
+    aliases = sum(_aliases(d.selection_set) for d in document.definitions
+                  if isinstance(d, OperationDefinitionNode | FragmentDefinitionNode))
+    if aliases > limits.aliases:
+        problems.append(f"{aliases} aliases exceed the limit of {limits.aliases}")
+    depth = max((_depth(o.selection_set, walk, frozenset()) for o in operations), default=0)
+    if depth > limits.depth:
+        problems.append(f"query depth {depth} exceeds the limit of {limits.depth}")
+    cost = max((_cost(o.selection_set, walk, frozenset()) for o in operations), default=0)
+    if cost > limits.cost:
+        problems.append(f"query cost {cost} exceeds the budget of {limits.cost}: ask for"
+                        " fewer fields, smaller pages (first) or fewer aliases")
+    return problems
+
+
+def _children(selection_set: SelectionSetNode | None, walk: _Walk,
+              seen: frozenset[str]) -> Iterator[tuple[FieldNode, frozenset[str]]]:
+    """The fields of a selection, fragments spread in (each fragment once per path)."""
+    if selection_set is None:
+        return
+    for node in selection_set.selections:
+        if isinstance(node, FieldNode):
+            if not node.name.value.startswith("__"):
+                yield node, seen
+        elif isinstance(node, InlineFragmentNode):
+            yield from _children(node.selection_set, walk, seen)
+        elif isinstance(node, FragmentSpreadNode) and node.name.value not in seen:
+            fragment = walk.fragments.get(node.name.value)
+            if fragment is not None:
+                yield from _children(fragment.selection_set, walk, seen | {node.name.value})
+
+
+def _cost(selection_set: SelectionSetNode | None, walk: _Walk, seen: frozenset[str]) -> int:
+    return sum(1 + _multiplier(field, walk) * _cost(field.selection_set, walk, inner)
+               for field, inner in _children(selection_set, walk, seen))
+
+
+def _depth(selection_set: SelectionSetNode | None, walk: _Walk, seen: frozenset[str]) -> int:
+    return max((1 + _depth(field.selection_set, walk, inner)
+                for field, inner in _children(selection_set, walk, seen)), default=0)
+
+
+def _aliases(selection_set: SelectionSetNode | None) -> int:
     if selection_set is None:
         return 0
     total = 0
     for node in selection_set.selections:
         if isinstance(node, FieldNode):
-            if node.name.value.startswith("__"):
-                continue
-            total += 1 + _multiplier(node, walk) * _cost(node.selection_set, walk, seen)
+            total += (node.alias is not None) + _aliases(node.selection_set)
         elif isinstance(node, InlineFragmentNode):
-            total += _cost(node.selection_set, walk, seen)
-        elif isinstance(node, FragmentSpreadNode) and node.name.value not in seen:
-            fragment = walk.fragments.get(node.name.value)
-            if fragment is not None:
-                total += _cost(fragment.selection_set, walk, seen | {node.name.value})
+            total += _aliases(node.selection_set)
     return total
 
 
@@ -102,11 +146,14 @@ def _multiplier(node: FieldNode, walk: _Walk) -> int:
 
 
 def extensions(settings: Settings, paged: frozenset[str]) -> list[Callable[[], Any]]:
+    """Per-request factories; the validation cache must come before the limits."""
+    limits = Limits(settings.api_max_depth, settings.api_max_aliases,
+                    settings.api_max_complexity, paged)
     return [
         partial(MaxTokensLimiter, max_token_count=MAX_TOKENS),
-        partial(QueryDepthLimiter, max_depth=settings.api_max_depth),
-        partial(MaxAliasesLimiter, max_alias_count=settings.api_max_aliases),
-        partial(QueryCost, settings.api_max_complexity, paged),
+        partial(ParserCache, maxsize=CACHED_DOCUMENTS),
+        partial(ValidationCache, maxsize=CACHED_DOCUMENTS),
+        partial(QueryLimits, limits),
     ]
 
 

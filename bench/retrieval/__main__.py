@@ -14,6 +14,7 @@ call) on the 2k space and on a large one, with the real local embedding model.
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import time
 import uuid
@@ -99,8 +100,11 @@ def latency(runtime: Runtime, ranker: Ranker, space: Space, questions: Sequence[
 
 
 def report(size: int, big: int, rows: dict[str, dict[str, float]],
-           lat: list[tuple[str, dict[str, float]]], load_rates: dict[int, float]) -> str:
-    out = [f"Quality on the {size:,}-fact space (300 knowledge updates), every question:", "",
+           lat: list[tuple[str, dict[str, float]]], load_rates: dict[int, float],
+           load_avg: tuple[float, float]) -> str:
+    out = [f"Machine load average (1 min) at start and end: {load_avg[0]:.1f}, {load_avg[1]:.1f}"
+           f" on {os.cpu_count()} cores (other work shares the box; latencies include it).", "",
+           f"Quality on the {size:,}-fact space (300 knowledge updates), every question:", "",
            "| ranking | questions | hit@1 | hit@5 | superseded returned as current |",
            "| --- | ---: | ---: | ---: | ---: |"]
     for name, r in rows.items():
@@ -145,6 +149,7 @@ def main() -> None:
     ranker = Ranker(runtime.graph, VectorIndex(runtime.graph, lambda: runtime.embedder))
     tag = uuid.uuid4().hex[:8]
     made: list[GraphMem] = []
+    load_start = os.getloadavg()[0]
     try:
         corpus = build(args.size, args.updates, seed=7)
         print(f"corpus: {len(corpus.facts):,} facts, {len(corpus.questions):,} questions,"
@@ -170,7 +175,7 @@ def main() -> None:
         print(lat[-1], flush=True)
         rates = {args.size: (args.size + args.updates) / small.seconds,
                  big: big / large.seconds}
-        body = report(args.size, big, rows, lat, rates)
+        body = report(args.size, big, rows, lat, rates, (load_start, os.getloadavg()[0]))
     finally:
         for mem in made:
             _drop(mem, args.keep)

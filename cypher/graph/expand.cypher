@@ -1,11 +1,12 @@
 // One hop of recall_related: the projection edges around the frontier entities that are
 // current (or that memory held at $as_of, or that were true in the world at $valid_at), at
-// most $fanout per entity and $budget in all, so a hub cannot blow the query up. No times
-// are returned: the facts behind the kept edges carry them.
+// most $fanout per entity and $budget in all, so a hub cannot blow the query up. One row
+// (a record per edge costs more in the driver than the query), and no times: the facts
+// behind the kept edges carry them.
 UNWIND $frontier AS key
 MATCH (e:Entity {space: $space, key: key})
 CALL (e) {
-  MATCH (e)-[r]-(n:Entity)
+  MATCH (e)-[r:!ABOUT]-(n:Entity)
   WHERE r.fact_id IS NOT NULL
     AND ($as_of IS NOT NULL OR $valid_at IS NOT NULL OR r.status = 'ACTIVE')
     AND ($as_of IS NULL OR (r.held_from <= $as_of
@@ -17,7 +18,8 @@ CALL (e) {
   RETURN r, n
   LIMIT $fanout
 }
-RETURN key, type(r) AS type, startNode(r) = e AS outgoing,
-       r {.fact_id, .relation, .status, .confidence} AS edge,
-       n {.key, .type, .name} AS other
+WITH key, e, r, n
 LIMIT $budget
+RETURN collect({key: key, type: type(r), outgoing: startNode(r) = e,
+                edge: r {.fact_id, .relation, .status, .confidence},
+                other: n {.key, .type, .name}}) AS rows

@@ -15,8 +15,8 @@ from neo4j import ManagedTransaction
 
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.graph import entities
-from graphmem.graph.driver import run
 from graphmem.graph.entities import Entity, row_to_entity
+from graphmem.graph.rows import plain
 
 StartSpec = tuple[str, str] | str
 _WORD = re.compile(r"\w+")
@@ -37,7 +37,7 @@ def find_start(tx: ManagedTransaction, space: str, question: str, limit: int = 1
     query = lucene_query(question)
     if not query:
         return [], "none"
-    rows = run(tx, "graph/find_entities", space=space, query=query, limit=50)
+    rows = plain(tx, "graph/find_entities", space=space, query=query, limit=50)
     text = _norm(question)
     named = [row_to_entity(r["entity"]) for r in rows
              if re.search(rf"(?<!\w){re.escape(r['entity']['norm'])}(?!\w)", text)]
@@ -51,7 +51,7 @@ def _typed(tx: ManagedTransaction, space: str, type_: str, name: str) -> Entity:
     if folded is None:
         raise InvalidInput("entity type is required")
     key = entities.entity_key(folded, entities.normalise_name(name))
-    rows = run(tx, "graph/entity_get", space=space, key=key)
+    rows = plain(tx, "graph/entity_get", space=space, key=key)
     if not rows:
         raise NotFound(f"no entity {name!r} of type {folded} in this space")
     return row_to_entity(rows[0]["entity"])
@@ -60,7 +60,7 @@ def _typed(tx: ManagedTransaction, space: str, type_: str, name: str) -> Entity:
 def _named(tx: ManagedTransaction, space: str, name: str) -> list[Entity]:
     norm = entities.normalise_name(name)
     keys = [*entities.candidate_keys(norm), entities.entity_key(entities.UNKNOWN, norm)]
-    rows = run(tx, "graph/entities_by_key", space=space, keys=keys)
+    rows = plain(tx, "graph/entities_by_key", space=space, keys=keys)
     if not rows:
         raise NotFound(f"no entity named {name!r} in this space")
     return [row_to_entity(r["entity"]) for r in rows]

@@ -18,11 +18,11 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graphmem.errors import InvalidInput
-from graphmem.graph.driver import run
 from graphmem.graph.entities import Entity, row_to_entity
 from graphmem.graph.facts import row_to_fact
 from graphmem.graph.paths import Bounds, Edge, Path
 from graphmem.graph.reads import _value_at
+from graphmem.graph.rows import plain
 from graphmem.model import Fact
 
 MAX_HOPS = 4
@@ -107,9 +107,9 @@ def traverse(tx: ManagedTransaction, space: str, start: Sequence[Entity], hops: 
             walk.truncated = walk.truncated or bool(walk.live and walk.budget <= 0)
             break
         limit = walk.row_limit()
-        rows = run(tx, "graph/expand", space=space, frontier=sorted(walk.live),
-                   fanout=bounds.fanout + 1, budget=limit + 1, as_of=as_of,
-                   valid_at=valid_at)
+        rows = plain(tx, "graph/expand", space=space, frontier=sorted(walk.live),
+                     fanout=bounds.fanout + 1, budget=limit + 1, as_of=as_of,
+                     valid_at=valid_at)[0]["rows"]
         _hop(walk, _capped(walk, rows, limit), hop)
     walk.done += [p for paths in walk.live.values() for p in paths if p.edges]
     if len(walk.done) > bounds.paths:
@@ -123,6 +123,6 @@ def edge_facts(tx: ManagedTransaction, space: str, paths: Sequence[Path],
     ids = sorted({e.fact_id for p in paths for e in p.edges})
     if not ids:
         return {}
-    facts = [row_to_fact(r["fact"]) for r in run(tx, "graph/facts_by_id", space=space,
-                                                 ids=ids)]
+    rows = plain(tx, "graph/facts_by_id", space=space, ids=ids)[0]["facts"]
+    facts = [row_to_fact(row) for row in rows]
     return {f.id: (_value_at(f, as_of) if as_of else f) for f in facts}

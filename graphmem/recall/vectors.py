@@ -11,6 +11,8 @@ import logging
 import threading
 from collections.abc import Callable, Iterable
 
+from neo4j.exceptions import DriverError, Neo4jError
+
 from graphmem.embeddings import EmbedderUnavailable, Embeddings, Vector
 from graphmem.errors import ConfigError, GraphMemError
 from graphmem.graph.driver import GraphDriver
@@ -88,7 +90,7 @@ class VectorIndex:
             self.graph.write("recall/set_embeddings", space=space, rows=[
                 {"id": r["id"], "text": t, "vector": v}
                 for r, t, v in zip(rows, texts, vectors, strict=True)])
-        except GraphMemError as e:
+        except (GraphMemError, Neo4jError, DriverError) as e:
             log.error("stored %d fact(s) but could not index them for retrieval: %s",
                       len(fact_ids), e)
             return 0

@@ -12,14 +12,13 @@ from typing import Any
 
 import pytest
 from mirror_support import NO_EMBEDDER, close_runtime, open_runtime, with_store
-from pydantic import SecretStr
 
 from graphmem import GraphMem
 from graphmem.graph import migrations as graph_migrations
 from graphmem.graph.driver import GraphDriver
 from graphmem.neo4j_local.manager import LocalNeo4j
 from graphmem.runtime import Runtime
-from graphmem.settings import Settings
+from graphmem.settings import Settings, load_settings
 
 
 @pytest.fixture
@@ -69,11 +68,12 @@ def private_neo4j(settings: Settings, tmp_path_factory: pytest.TempPathFactory
     """A second managed Neo4j under a temporary home, on free ports, for tests that stop the
     server or restore into an empty database; its jars come from the session's install."""
     home = tmp_path_factory.mktemp("neo4j-private")
-    own = settings.model_copy(update={
-        "home": home, "neo4j_uri": None, "neo4j_password": None,
-        "neo4j_bolt_port": free_port(), "neo4j_http_port": free_port(),
-        "neo4j_heap": "512m", "neo4j_pagecache": "64m",
-        "database_url": SecretStr(f"sqlite:///{home / 'graphmem.db'}")})
+    # Built afresh, never model_copy'd: derived paths (neo4j_dir) must follow the new home.
+    own = load_settings(home=home, neo4j_uri=None, neo4j_password=None,
+                        neo4j_bolt_port=free_port(), neo4j_http_port=free_port(),
+                        neo4j_heap="512m", neo4j_pagecache="64m",
+                        database_url=f"sqlite:///{home / 'graphmem.db'}")
+    assert own.neo4j_dir == home / "neo4j", "never touch the session's server"
     shared_lib = settings.neo4j_dir / "lib"
     if settings.managed_neo4j and shared_lib.is_dir():
         (home / "neo4j").mkdir()

@@ -47,6 +47,7 @@ class Writer:
     def __init__(self, space: str, env: dict[str, str]) -> None:
         self.proc = subprocess.Popen([sys.executable, str(WRITER), space], env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        self.child: int | None = None
         self.lines: queue.Queue[str] = queue.Queue()
         self.acked: set[str] = set()
         self.errors: list[str] = []
@@ -72,13 +73,16 @@ class Writer:
         assert self.proc.stdin is not None
         self.proc.stdin.write(f"{n}\n")
         self.proc.stdin.flush()
-        pid = int(self.expect("pid ").split()[1])
+        self.child = pid = int(self.expect("pid ").split()[1])
         self.expect("ready")
         time.sleep(rng.uniform(0.0, 0.4))
         os.kill(pid, signal.SIGKILL)
         self.expect(f"reaped {pid}")
+        self.child = None
 
     def close(self) -> None:
+        if self.child is not None:  # a trial failed half-way: its child still runs
+            os.kill(self.child, signal.SIGKILL)
         assert self.proc.stdin is not None
         self.proc.stdin.close()
         self.proc.wait(timeout=30)

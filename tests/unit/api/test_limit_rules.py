@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from graphmem.schema.limits import _cost, _Walk
+from graphmem.schema.limits import Limits, _cost, _Walk, check
 from graphmem.schema.pagination import Page, decode_cursor, encode_cursor
 from graphql import parse
 
@@ -49,7 +49,8 @@ def test_pages_cut_with_cursors() -> None:
 def cost(query: str, variables: dict[str, object] | None = None) -> int:
     document = parse(query)
     walk = _Walk({}, variables or {}, frozenset({"facts"}))
-    return _cost(document.definitions[0].selection_set, walk, set())  # type: ignore[attr-defined]
+    return _cost(document.definitions[0].selection_set, walk,  # type: ignore[attr-defined]
+                 frozenset())
 
 
 def test_the_cost_multiplies_paged_selections() -> None:
@@ -58,3 +59,15 @@ def test_the_cost_multiplies_paged_selections() -> None:
     assert cost("{ facts { edges { node { id } } } }") == 1 + 50 * 3
     assert cost("query($n: Int) { facts(first: $n) { totalCount } }", {"n": 400}) == 401
     assert cost("{ __schema { types { name } } }") == 0
+
+
+def test_depth_and_aliases_are_measured_through_fragments() -> None:
+    limits = Limits(depth=3, aliases=1, cost=1000, paged=frozenset({"facts"}))
+    deep = parse("{ ...F } fragment F on Query { facts { edges { node { id } } } }")
+    assert check(deep, {}, limits) == ["query depth 4 exceeds the limit of 3"]
+    aliased = parse("{ a: stats { active } b: stats { active } }")
+    assert check(aliased, {}, limits) == ["2 aliases exceed the limit of 1"]
+    cyclic = parse("{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }")
+    assert check(cyclic, {}, limits) == []
+    assert check(parse("{ __schema { types { fields { type { ofType { name } } } } } }"), {},
+                 limits) == []
