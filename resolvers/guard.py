@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -108,10 +108,12 @@ async def subscribe(ctx: RequestContext, name: str, raw_space: str | None) -> As
     op, call = await _admit(ctx, name, raw_space)
     ctx.metrics.observe_operation(name, "ok", 0.0)
     ctx.metrics.subscriptions.inc()
+    events: AsyncGenerator[Any, None] = op.fn(call)
     try:
-        async for event in op.fn(call):
+        async for event in events:
             yield event
     finally:
+        await events.aclose()  # unsubscribes now, not whenever the generator is collected
         ctx.metrics.subscriptions.dec()
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -43,9 +44,9 @@ def facts(call: Call, subject: str | None = None, scope: str | None = None,
     return found
 
 
-def _canonical(fold: object, name: str) -> str:
+def _canonical(fold: Callable[[str], str], name: str) -> str:
     try:
-        return str(fold(name))  # type: ignore[operator]
+        return fold(name)
     except ValueError as e:
         raise InvalidInput(str(e)) from None
 

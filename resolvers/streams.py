@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 from graphmem.resolvers import events
@@ -11,12 +11,12 @@ from graphmem.resolvers.registry import operation
 
 
 @operation("factChanged", "read", stream=True)
-def fact_changed(call: Call) -> AsyncIterator[Any]:
+def fact_changed(call: Call) -> AsyncGenerator[Any, None]:
     assert call.space is not None
     return call.context.broker.subscribe(events.FACT_CHANGED, call.space.key)
 
 
 @operation("conflictOpened", "read", stream=True)
-def conflict_opened(call: Call) -> AsyncIterator[Any]:
+def conflict_opened(call: Call) -> AsyncGenerator[Any, None]:
     assert call.space is not None
     return call.context.broker.subscribe(events.CONFLICT_OPENED, call.space.key)

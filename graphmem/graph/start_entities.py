@@ -1,7 +1,8 @@
 """Where recall_related starts: entities named in the question, or given by the caller.
 
-The question is matched through the full-text index on entity names (case-insensitive);
-only word tokens reach Lucene, so no question is query syntax. Whole-name matches win; when
+The question is matched through the full-text index on entity names (case-insensitive;
+the index is eventually consistent, so a pending refresh is awaited first: read your own
+writes); only word tokens reach Lucene, so no question is query syntax. Whole-name matches win; when
 there is none, the best full-text hits are used and the result says so.
 """
 
@@ -37,6 +38,7 @@ def find_start(tx: ManagedTransaction, space: str, question: str, limit: int = 1
     query = lucene_query(question)
     if not query:
         return [], "none"
+    plain(tx, "recall/await_fulltext")  # the name index is eventually consistent
     rows = plain(tx, "graph/find_entities", space=space, query=query, limit=50)
     text = _norm(question)
     named = [row_to_entity(r["entity"]) for r in rows

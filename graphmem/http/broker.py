@@ -8,7 +8,7 @@ app state, so with several workers a subscriber sees the changes made through it
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator
+from collections.abc import AsyncGenerator
 from typing import Any
 
 Topic = tuple[str, str]
@@ -31,7 +31,7 @@ class Broker:
     def subscribers(self, channel: str, space: str) -> int:
         return len(self._queues.get((channel, space), ()))
 
-    async def subscribe(self, channel: str, space: str) -> AsyncIterator[Any]:
+    async def subscribe(self, channel: str, space: str) -> AsyncGenerator[Any, None]:
         """Events of (channel, space) from now on, until the consumer stops."""
         queue: asyncio.Queue[Any] = asyncio.Queue(self.queue_size)
         topic = (channel, space)

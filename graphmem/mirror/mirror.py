@@ -61,8 +61,13 @@ class Mirror:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        self._audit_lock = threading.Lock()
-        self._backlog: deque[chain.AuditEntry] = deque()
+        # One relational writer at a time in this process (audit appends, mirror applies):
+        # SQLite's busy wait sleeps and backs off, a lock hands over at once.
+        self._write_lock = threading.Lock()
+        self._queue_lock = threading.Lock()
+        self._backlog: deque[tuple[int, chain.AuditEntry]] = deque()
+        self._queued = 0
+        self._written = 0
         self.erase_listeners: list[EraseListener] = []
         self.last_error: str | None = None
 
@@ -112,7 +117,8 @@ class Mirror:
                 entries = outbox.pending(self.graph, self.store_id, batch, wanted)
                 if not entries:
                     return total
-                applied = outbox.apply(self.store, self.cipher, entries)
+                with self._write_lock:
+                    applied = outbox.apply(self.store, self.cipher, entries)
                 outbox.mark_done(self.graph, [e.id for e in entries])
                 self._erased(applied)
                 total += len(applied)
@@ -224,30 +230,40 @@ class Mirror:
 
     # ---- the audit chain -----------------------------------------------------------------------
     def audit(self, entry: chain.AuditEntry) -> bool:
-        """Append a row; if the store is down, keep it (and later ones) for the next append.
-        Returns whether the row is in the store."""
-        with self._audit_lock:
+        """Append a row; returns whether it is in the store. Rows queued by concurrent
+        callers go in together, in one transaction (group commit); if the store is down they
+        wait in memory, in order, for the next append."""
+        with self._queue_lock:
+            self._queued += 1
+            ticket = self._queued
             if len(self._backlog) >= AUDIT_BACKLOG:
                 self._backlog.popleft()
                 log.error("audit backlog full (%d rows): the oldest unwritten row is dropped",
                           AUDIT_BACKLOG)
-            self._backlog.append(entry.stamped())
-            return self._flush_audit()
+            self._backlog.append((ticket, entry.stamped()))
+        with self._write_lock:
+            return self._written >= ticket or self._flush_audit()
 
     def _flush_audit(self) -> bool:
-        if not self._backlog:
+        """Write the backlog (the caller holds _write_lock)."""
+        with self._queue_lock:
+            batch = list(self._backlog)
+        if not batch:
             return True
         try:
-            chain.append(self.store, self.ensure_registered(), list(self._backlog))
+            chain.append(self.store, self.ensure_registered(), [e for _, e in batch])
         except Exception as e:  # noqa: BLE001 - never fails the operation being audited
-            log.warning("audit append failed; %d row(s) wait in memory: %s",
-                        len(self._backlog), e)
+            log.warning("audit append failed; %d row(s) wait in memory: %s", len(batch), e)
             return False
-        self._backlog.clear()
+        last = batch[-1][0]
+        with self._queue_lock:
+            while self._backlog and self._backlog[0][0] <= last:
+                self._backlog.popleft()
+        self._written = last
         return True
 
     def verify(self, deep: bool = False) -> chain.ChainReport:
-        with self._audit_lock:
+        with self._write_lock:
             self._flush_audit()
         return chain.verify_chain(self.store, self.trusted(), deep=deep)
 

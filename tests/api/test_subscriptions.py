@@ -36,17 +36,17 @@ async def _subscribed(api: Api, token: str, document: str, space: str) -> Any:
     return ws
 
 
-async def _wait_for_subscribers(api: Api) -> None:
+async def _wait_for_subscribers(api: Api, at_least: int = 1, at_most: int = 10**9) -> None:
     """The server counts open subscriptions; once counted, the broker has the subscriber."""
     async with httpx.AsyncClient() as client:
-        for _ in range(200):
+        for _ in range(400):
             text = (await client.get(f"{api.base}/metrics")).text
             line = next(x for x in text.splitlines()
                         if x.startswith("graphmem_subscriptions_active "))
-            if float(line.split()[1]) >= 1:
+            if at_least <= float(line.split()[1]) <= at_most:
                 return
             await asyncio.sleep(0.05)
-    pytest.fail("the subscription never became active")
+    pytest.fail(f"open subscriptions never reached [{at_least}, {at_most}]")
 
 
 async def _next(ws: Any) -> dict[str, Any]:
@@ -135,5 +135,16 @@ def test_a_key_in_the_handshake_header_also_works(api: Api) -> None:
                 additional_headers={"Authorization": f"Bearer {token}"}) as ws:
             await ws.send(json.dumps({"type": "connection_init", "payload": {}}))
             assert json.loads(await ws.recv())["type"] == "connection_ack"
+
+    asyncio.run(scenario())
+
+
+def test_closing_the_connection_unsubscribes(api: Api) -> None:
+    token = api.key("reader")
+
+    async def scenario() -> None:
+        ws = await _subscribed(api, token, FACT_CHANGED, "u")
+        await ws.close()
+        await _wait_for_subscribers(api, at_least=0, at_most=0)
 
     asyncio.run(scenario())

@@ -72,7 +72,7 @@ def private_neo4j(settings: Settings, tmp_path_factory: pytest.TempPathFactory
     own = load_settings(home=home, neo4j_uri=None, neo4j_password=None,
                         neo4j_bolt_port=free_port(), neo4j_http_port=free_port(),
                         neo4j_heap="512m", neo4j_pagecache="64m",
-                        database_url=f"sqlite:///{home / 'graphmem.db'}")
+                        database_url=f"sqlite:///{home / 'graphmem.db'}", **NO_EMBEDDER)
     assert own.neo4j_dir == home / "neo4j", "never touch the session's server"
     shared_lib = settings.neo4j_dir / "lib"
     if settings.managed_neo4j and shared_lib.is_dir():

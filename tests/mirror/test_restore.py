@@ -100,7 +100,8 @@ def test_cli_restores_an_empty_database(private_neo4j: Settings) -> None:
     env = {**os.environ, "GRAPHMEM_HOME": str(private_neo4j.home),
            "GRAPHMEM_NEO4J_BOLT_PORT": str(private_neo4j.neo4j_bolt_port),
            "GRAPHMEM_NEO4J_HTTP_PORT": str(private_neo4j.neo4j_http_port),
-           "GRAPHMEM_DATABASE_URL": private_neo4j.relational_url}
+           "GRAPHMEM_DATABASE_URL": private_neo4j.relational_url,
+           "GRAPHMEM_EMBEDDING_BASE_URL": str(private_neo4j.embedding_base_url)}
     env.pop("GRAPHMEM_NEO4J_URI", None)
     cli = [sys.executable, "-c", "from graphmem.cli import main; main()", "graph", "restore"]
     refused = subprocess.run(cli, env=env, capture_output=True, text=True, check=False,
