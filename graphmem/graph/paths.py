@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from graphmem.errors import InvalidInput
 from graphmem.graph.entities import Entity
@@ -25,7 +26,7 @@ class Bounds:
 
 @dataclass(frozen=True)
 class Edge:
-    """One projection edge, in its own direction (head → tail); its fact has the times."""
+    """One projection edge, in its own direction (head → tail), valid as its fact is."""
 
     fact_id: str
     type: str
@@ -34,6 +35,8 @@ class Edge:
     tail: str
     status: str
     confidence: float | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ traversal sees one consistent graph and pays for one transaction, not one per ho
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from neo4j import ManagedTransaction
@@ -16,6 +17,7 @@ from graphmem.graph.driver import GraphDriver
 from graphmem.graph.paths import Bounds, Edge, Path, Related, provenance
 from graphmem.graph.start_entities import StartSpec, find_start, lucene_query, resolve_given
 from graphmem.graph.traverse import MAX_HOPS, edge_facts, traverse
+from graphmem.model import Fact
 
 __all__ = ["MAX_HOPS", "Bounds", "Edge", "Path", "Related", "StartSpec", "lucene_query",
            "provenance", "recall_related"]
@@ -31,8 +33,17 @@ def _recall(tx: ManagedTransaction, space: str, question: str | None,
     else:
         raise InvalidInput("recall_related needs a question or a list of entities")
     paths, found, truncated = traverse(tx, space, start, hops, as_of, valid_at, bounds)
-    return Related(tuple(start), tuple(paths), found, edge_facts(tx, space, paths, as_of),
+    facts = edge_facts(tx, space, paths, as_of)
+    return Related(tuple(start), tuple(_validity(p, facts) for p in paths), found, facts,
                    truncated, hops, None, how)
+
+
+def _validity(path: Path, facts: dict[str, Fact]) -> Path:
+    """Each edge is valid as its fact is (the hop queries leave times to the facts)."""
+    edges = tuple(replace(e, valid_from=facts[e.fact_id].valid_from,
+                          valid_to=facts[e.fact_id].valid_to) if e.fact_id in facts else e
+                  for e in path.edges)
+    return Path(path.keys, edges)
 
 
 def recall_related(graph: GraphDriver, space: str, question: str | None,

@@ -77,10 +77,12 @@ def audit_rotate_key(new_key_env: Annotated[str | None, typer.Option(
     with _runtime() as runtime:
         old = runtime.mirror.ensure_registered()
         if runtime.settings.key is not None:
-            if not new_key_env or not os.environ.get(new_key_env):
+            env = new_key_env or ""
+            secret = os.environ.get(env) if env else None  # reads-env: the --new-key-env name
+            if not secret:
                 raise InvalidInput("GRAPHMEM_KEY is set: put the new key in an environment"
                                    " variable and name it with --new-key-env")
-            new = keys.signer_from_secret(os.environ[new_key_env])
+            new = keys.signer_from_secret(secret)
         else:
             new = keys.new_seed_file(runtime.settings)
         keys.rotate(runtime.store, old, new)

@@ -9,12 +9,15 @@ every interval: the graph write never waits for the store and never fails becaus
 the mirror catches up when it returns. `drain()` applies what is pending synchronously, for
 tests, tools and shutdown.
 
-A process drains only the spaces it touches unless started as a server, so processes that
-each keep their own relational store (tests) never take one another's entries; in a
-deployment every process shares the one store and any of them may apply any entry.
+A space's first use also claims it for this process's relational store (the store's id on
+its Space node): drainers apply only the entries of spaces their store claimed (or nobody
+did), so two deployments, or two test runs, that share a Neo4j but not a relational store
+never take one another's entries. In one deployment every process shares the store, and any
+of them may apply any entry.
 
-Audit rows are appended synchronously by the operation that caused them. If the relational
-store is down they wait in memory (bounded) and go in, in order, with the next append.
+Audit rows are appended synchronously by the operation that caused them, concurrent ones in
+one transaction. If the relational store is down they wait in memory (bounded) and go in, in
+order, with the next append.
 """
 
 from __future__ import annotations

@@ -148,3 +148,41 @@ def test_closing_the_connection_unsubscribes(api: Api) -> None:
         await _wait_for_subscribers(api, at_least=0, at_most=0)
 
     asyncio.run(scenario())
+
+
+ROLES = ["reader", "writer", "approver", "auditor", "steward", "admin"]
+
+
+@pytest.mark.parametrize("document", [FACT_CHANGED, CONFLICT_OPENED])
+@pytest.mark.parametrize("role", ROLES)
+def test_subscription_authorization_matrix(api: Api, role: str, document: str) -> None:
+    """Every role may read, so each subscribes to its own space and to no other."""
+    tenant, other = new_tenant(), new_tenant()
+    token = api.key(role, tenant, ("alice",))
+
+    async def attempt(space: str) -> str:
+        ws = await _connect(api, token)
+        try:
+            assert json.loads(await ws.recv())["type"] == "connection_ack"
+            await ws.send(json.dumps({"id": "m", "type": "subscribe", "payload": {
+                "query": document, "variables": {"s": space}}}))
+            reply_task = asyncio.ensure_future(ws.recv())
+            opened = asyncio.ensure_future(_wait_for_subscribers(api))
+            done, _ = await asyncio.wait({reply_task, opened}, timeout=15,
+                                         return_when=asyncio.FIRST_COMPLETED)
+            if opened in done and reply_task not in done:
+                reply_task.cancel()
+                return "allowed"
+            opened.cancel()
+            reply = json.loads(reply_task.result())
+            errors = reply["payload"] if reply["type"] == "error" else reply["payload"]["errors"]
+            assert [e["extensions"]["code"] for e in errors] == ["FORBIDDEN"], reply
+            return "denied"
+        finally:
+            await ws.close()
+            await _wait_for_subscribers(api, at_least=0, at_most=0)
+
+    async def scenario() -> list[str]:
+        return [await attempt(s) for s in ("alice/bot/r1", "bob/bot/r1", f"{other}/alice")]
+
+    assert asyncio.run(scenario()) == ["allowed", "denied", "denied"]

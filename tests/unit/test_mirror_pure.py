@@ -1,0 +1,112 @@
+"""The mirror's pure parts, without a database: its Cypher's parameters, payload scrubbing,
+times, audit summaries and the canonical forms that hashes and signatures cover."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+import pytest
+
+from graphmem.graph.queries import parameters
+from graphmem.mirror import audit, outbox, receipts
+from graphmem.mirror.operations import summary
+
+PARAMETERS = {
+    "mirror/outbox_add": {"id", "space", "kind", "payload", "now"},
+    "mirror/pending": {"store", "limit", "spaces"},
+    "mirror/pending_count": {"space"},
+    "mirror/mark_done": {"ids", "now"},
+    "mirror/prune": {"before", "limit"},
+    "mirror/done_ids": {"space"},
+    "mirror/claim_space": {"space", "store", "now"},
+    "mirror/check_facts": {"space"},
+    "mirror/targets_by_id": {"space", "ids"},
+    "mirror/targets_by_subject": {"space", "subject"},
+    "mirror/targets_all": {"space"},
+    "mirror/targets_expired": {"space", "before"},
+    "mirror/tombstones": {"space", "ids"},
+    "mirror/erase_facts": {"space", "ids"},
+    "mirror/erase_space_rest": {"space"},
+    "mirror/erase_outbox": {"space"},
+    "mirror/outbox_rewrite": {"rows"},
+    "mirror/spaces_under": {"prefix", "store"},
+    "mirror/restore_space": {"space", "now", "seq", "store"},
+    "mirror/graph_count": {"space"},
+}
+
+
+@pytest.mark.parametrize("name", sorted(PARAMETERS))
+def test_statements_take_what_the_mirror_passes(name: str) -> None:
+    assert parameters(name) == PARAMETERS[name]
+
+
+PAYLOAD = {
+    "source": "crm",
+    "results": [{"action": "SUPERSEDE", "fact_id": "f2", "value": "Zustand"},
+                {"action": "DEDUP", "fact_id": "f1", "value": "Redux"}],
+    "facts": [{"id": "f2", "value": "Zustand", "recorded_at": "2026-01-01T00:00:00+00:00"}],
+    "supersedes": [{"new": "f2", "old": "f1", "valid_to": "2026-01-01T00:00:00+00:00"}],
+    "retracts": [],
+    "refines": [{"id": "f3", "value": "Postgres 16"}],
+    "statuses": [{"id": "f1", "status": "SUPERSEDED"}],
+    "conflicts": [{"id": "c1", "fact_ids": ["f1", "f4"], "flagged": ["f1"]},
+                  {"id": "c2", "fact_ids": ["f1"], "flagged": ["f1"]}],
+}
+
+
+def test_referenced_ids_finds_every_fact_an_event_names() -> None:
+    assert outbox.referenced_ids(PAYLOAD) == {"f1", "f2", "f3", "f4", "c1", "c2"}
+    nested = {"batches": [PAYLOAD], "close": {"id": "c9", "winner": "f9"}}
+    assert outbox.referenced_ids(nested) >= {"f1", "c9"}
+
+
+def test_scrub_removes_everything_about_the_erased_facts() -> None:
+    cleaned = outbox.scrub(PAYLOAD, frozenset({"f1"}))
+    assert "f1" not in json.dumps(cleaned) and "Redux" not in json.dumps(cleaned)
+    assert cleaned["results"] == [PAYLOAD["results"][0]]
+    assert cleaned["supersedes"] == [] and cleaned["statuses"] == []
+    assert cleaned["facts"] == PAYLOAD["facts"] and cleaned["refines"] == PAYLOAD["refines"]
+    assert cleaned["conflicts"] == [{"id": "c1", "fact_ids": ["f4"], "flagged": []}]
+    assert outbox.scrub(PAYLOAD, frozenset()) == PAYLOAD
+    settle = {"batches": [PAYLOAD], "close": {"id": "c1", "status": "resolved", "winner": "f1"}}
+    assert outbox.scrub(settle, frozenset({"f1"}))["close"] == settle["close"]
+
+
+def test_batches_and_times() -> None:
+    assert outbox.batches("remember", PAYLOAD) == [PAYLOAD]
+    assert outbox.batches("settle", {"batches": [PAYLOAD, PAYLOAD]}) == [PAYLOAD, PAYLOAD]
+    assert outbox.batches("erase", {"facts": ["f1"]}) == []
+    revived = outbox.revive_times(PAYLOAD["facts"][0])
+    assert revived["recorded_at"] == datetime(2026, 1, 1, tzinfo=UTC)
+    assert revived["value"] == "Zustand"
+    text = outbox.encode({"at": datetime(2026, 1, 1, tzinfo=UTC)})
+    assert json.loads(text) == {"at": "2026-01-01T00:00:00+00:00"}
+
+
+def test_audit_summaries_hold_counts_and_ids_only() -> None:
+    receipt = {"receipt": {"id": "r1", "kind": "erasure", "scope": "fact", "facts": 2,
+                           "fact_ids": ["f1"], "space": "t/u/a/r"}}
+    assert summary(receipt) == {"id": "r1", "kind": "erasure", "scope": "fact", "facts": 2}
+    assert summary([1, 2, 3]) == {"count": 3}
+    assert summary(audit.ChainReport(True, 1, 1, False, [])) == {"ok": True}
+    assert summary("Stored: [ADD] plan = pro") == {}
+
+
+def test_the_chain_hash_covers_the_previous_hash_and_every_field() -> None:
+    row = audit.canonical("2026-01-01T00:00:00+00:00", "t/u/a/r", "bob", "active", "ok", "{}")
+    base = audit.chain_hash(audit.GENESIS, row)
+    assert base != audit.chain_hash("1" * 64, row)
+    for changed in (("2026-01-02T00:00:00+00:00", "t/u/a/r", "bob", "active", "ok", "{}"),
+                    ("2026-01-01T00:00:00+00:00", "t/u/a/x", "bob", "active", "ok", "{}"),
+                    ("2026-01-01T00:00:00+00:00", "t/u/a/r", "eve", "active", "ok", "{}"),
+                    ("2026-01-01T00:00:00+00:00", "t/u/a/r", "bob", "delete", "ok", "{}"),
+                    ("2026-01-01T00:00:00+00:00", "t/u/a/r", "bob", "active", "denied", "{}"),
+                    ("2026-01-01T00:00:00+00:00", "t/u/a/r", "bob", "active", "ok", "{ }")):
+        assert audit.chain_hash(audit.GENESIS, audit.canonical(*changed)) != base
+
+
+def test_receipt_canonical_form_is_key_order_independent() -> None:
+    assert receipts.canonical({"b": 1, "a": [2]}) == receipts.canonical({"a": [2], "b": 1})
+    assert receipts.digest([{"id": "f1"}]) == receipts.digest([{"id": "f1"}])
+    assert receipts.digest([{"id": "f1"}]) != receipts.digest([{"id": "f2"}])
