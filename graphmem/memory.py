@@ -270,7 +270,8 @@ class GraphMem(MirrorOperations):
         runtime = self.runtime
         ranker = runtime.extras.get("ranker")
         if ranker is None:
-            vectors = VectorIndex(runtime.graph, lambda: runtime.embedder)
+            vectors = VectorIndex(runtime.graph, lambda: runtime.embedder,
+                                  runtime.settings.vector_cache)
             ranker = runtime.extras.setdefault("ranker", Ranker(runtime.graph, vectors))
         assert isinstance(ranker, Ranker)
         return ranker

@@ -28,6 +28,7 @@ log = logging.getLogger(__name__)
 ALL_STATUSES: tuple[str, ...] = tuple(s.value for s in Status)
 RRF_K = 60
 MAX_ANN_K = 10_000
+RETIRED_SLACK = 10  # extra in-memory hits, for ones retired since they were cached
 
 
 @dataclass(frozen=True)
@@ -166,6 +167,10 @@ class Ranker:
 
     def _vector(self, space: str, question: str, pool: Pool, strategy: Strategy) -> Scored:
         vector = self.vectors.query_vector(question)
+        if pool.at is None and set(pool.statuses) <= set(HOT_STATUSES):
+            found = self._in_memory(space, vector, pool, strategy.depth)
+            if found is not None:
+                return found
         k = min(strategy.depth * strategy.oversample, MAX_ANN_K)
         rows = self.graph.read("recall/vector_ann", space=space, vector=vector, k=k,
                                limit=strategy.depth, **pool.params())
@@ -173,6 +178,28 @@ class Ranker:
             rows = self.graph.read("recall/vector_exact", space=space, vector=vector,
                                    limit=strategy.depth, **pool.params())
         return [(r["id"], r["score"]) for r in rows]
+
+    def _in_memory(self, space: str, vector: list[float], pool: Pool, depth: int
+                   ) -> Scored | None:
+        """Exact search over the space's cached vectors; hits retired since they were
+        cached are dropped from the cache and the search repeated (rarely more than once)."""
+        entry = self.vectors.cache.space(space, len(vector))
+        if entry is None:
+            return None
+        kept: list[tuple[str, float]] = []
+        for _ in range(4):
+            with entry.lock:
+                hits = entry.top(vector, depth + RETIRED_SLACK)
+            rows = self.graph.read("recall/statuses", space=space, ids=[i for i, _ in hits])
+            status = {r["id"]: r["status"] for r in rows}
+            gone = [i for i, _ in hits if status.get(i) not in HOT_STATUSES]
+            kept = [(i, score) for i, score in hits if status.get(i) in pool.statuses]
+            if gone:
+                with entry.lock:
+                    entry.drop(gone)
+            if not gone or len(kept) >= depth:
+                break
+        return kept[:depth]
 
     def _lexical(self, space: str, question: str, pool: Pool, strategy: Strategy) -> Scored:
         terms = lucene_terms(question)

@@ -18,6 +18,7 @@ from graphmem.errors import ConfigError, GraphMemError
 from graphmem.graph.driver import GraphDriver
 from graphmem.model import Action, Result
 from graphmem.recall.text import fact_text
+from graphmem.recall.vector_cache import VectorCache
 
 log = logging.getLogger(__name__)
 
@@ -42,9 +43,11 @@ def written_ids(results: Iterable[Result]) -> list[str]:
 class VectorIndex:
     """The vector side of retrieval for one Runtime: the embedder and the index it feeds."""
 
-    def __init__(self, graph: GraphDriver, embedder: Callable[[], Embeddings]) -> None:
+    def __init__(self, graph: GraphDriver, embedder: Callable[[], Embeddings],
+                 cache_budget: int = 0) -> None:
         self.graph = graph
         self._embedder = embedder
+        self.cache = VectorCache(graph, cache_budget)
         self._dimensions: int | None = None
         self._lock = threading.Lock()
 

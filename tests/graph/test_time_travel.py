@@ -110,6 +110,10 @@ def test_retired_edges_keep_their_validity_window(chain: Chain) -> None:
     [link] = [link for link in view.links if link.outgoing]
     assert (link.other.name, link.fact.valid_from, link.fact.valid_to) == (
         "CEO", BEGAN[1], BEGAN[2])
+    related = chain.mem.recall_related(entities=[("person", "Alice")], hops=1,
+                                       valid_at=BEGAN[1] + DAY)
+    [edge] = [e for e in related.edges if e.relation == "role"]
+    assert (edge.status, edge.valid_from, edge.valid_to) == ("SUPERSEDED", BEGAN[1], BEGAN[2])
 
 
 def test_as_of_and_valid_at_need_a_timezone(chain: Chain) -> None:

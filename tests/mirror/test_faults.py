@@ -128,6 +128,9 @@ def test_a_writer_killed_at_random_points_loses_and_doubles_nothing(
             "SELECT event_id FROM events WHERE space = ?", (space,))]
         assert sorted(events) == sorted(entries), "each entry applied exactly once"
         assert check_mirror(runtime, space) == []
+        fsck = mem.fsck()  # `graphmem fsck`: the graph's invariants and the mirror
+        assert fsck.ok, str(fsck)
+        assert "mirror agrees with the graph" in str(fsck)
         report = mem.verify_audit(deep=True)
         assert report.ok, report.problems
         mem.close()

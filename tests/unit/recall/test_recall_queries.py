@@ -29,6 +29,8 @@ def test_pool_statements_take_the_pool_filter(name: str, extra: set[str]) -> Non
     ("recall/set_embeddings", {"space", "rows"}),
     ("recall/check_subjects", {"space", "subjects"}),
     ("recall/vector_index", set()),
+    ("recall/vectors_since", {"space", "seq", "statuses", "limit"}),
+    ("recall/statuses", {"space", "ids"}),
 ])
 def test_other_statements(name: str, expected: set[str]) -> None:
     assert parameters(name) == expected
