@@ -267,7 +267,8 @@ def main() -> None:
         body = run(mem, facts, facts // 2, args.repeat, args.embed, reuse=bool(args.space))
     finally:
         if not args.keep and not args.space:
-            print(f"  erasing the space: {mem.delete_all().get('facts', '?')} facts", flush=True)
+            receipt = mem.delete_all().get("receipt", {})
+            print(f"  erased the space ({receipt.get('facts', '?')} facts)", flush=True)
         mem.close()
         runtime.close()
     command = "python -m bench.graph" + (" --full" if args.full else "") + (

@@ -7,7 +7,6 @@ traversal sees one consistent graph and pays for one transaction, not one per ho
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import datetime
 
 from neo4j import ManagedTransaction
@@ -40,9 +39,9 @@ def _recall(tx: ManagedTransaction, space: str, question: str | None,
 
 def _validity(path: Path, facts: dict[str, Fact]) -> Path:
     """Each edge is valid as its fact is (the hop queries leave times to the facts)."""
-    edges = tuple(replace(e, valid_from=facts[e.fact_id].valid_from,
-                          valid_to=facts[e.fact_id].valid_to) if e.fact_id in facts else e
-                  for e in path.edges)
+    edges = tuple(Edge(e.fact_id, e.type, e.relation, e.head, e.tail, e.status, e.confidence,
+                       facts[e.fact_id].valid_from, facts[e.fact_id].valid_to)
+                  if e.fact_id in facts else e for e in path.edges)
     return Path(path.keys, edges)
 
 

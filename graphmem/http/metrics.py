@@ -40,12 +40,15 @@ class Metrics:
                                  ["action"], registry=r)
         self.errors = Counter("graphmem_errors", "Errors answered, by code", ["code"],
                               registry=r)
+        self.models = ModelCalls({})
+        r.register(self.models)
         self.subscriptions = Gauge("graphmem_subscriptions_active", "Open GraphQL"
                                    " subscriptions", registry=r)
 
     def watch_models(self, extras: dict[str, Any]) -> None:
-        """Report the model clients' own call counters (the runtime builds them lazily)."""
-        self.registry.register(ModelCalls(extras))
+        """Report this runtime's model clients' own call counters (built lazily); a new
+        lifespan (a new runtime) replaces the one watched before."""
+        self.models.extras = extras
 
     def observe_http(self, path: str, status: int, seconds: float) -> None:
         route = path if path in ROUTES else "other"

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 import httpx
-from api_support import Api, codes, new_tenant
+from api_support import PEPPER, Api, codes, new_tenant
 from pydantic import SecretStr
+
+from graphmem.app import create_app
+from graphmem.settings import Settings
 
 
 def sample(text: str, prefix: str) -> float:
@@ -60,3 +64,15 @@ def test_graphiql_can_be_switched_off(serve_api: Callable[..., Api]) -> None:
                                                      "Authorization": f"Bearer {token}"})
     assert page.status_code == 404
     assert "graphiql" not in page.text.lower()
+
+
+def test_the_app_survives_a_second_lifespan(settings: Settings) -> None:
+    app = create_app(settings.model_copy(update={"api_key_pepper": PEPPER}))
+
+    async def twice() -> None:
+        for _ in range(2):
+            async with app.router.lifespan_context(app):
+                pass
+
+    asyncio.run(twice())
+    assert 'graphmem_model_calls_total{kind="embedding"}' in app.state.metrics.render().decode()

@@ -4,6 +4,7 @@ for the cache ranks through Neo4j instead."""
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 from typing import Any
 
@@ -76,6 +77,7 @@ def test_the_cache_pages_through_everything_stored(mem: GraphMem) -> None:
 
 def test_a_space_over_the_cache_budget_ranks_through_neo4j(
         make_plain_mem: Callable[..., GraphMem], caplog: pytest.LogCaptureFixture) -> None:
+    caplog.set_level(logging.INFO, logger="graphmem.recall.vector_cache")
     mem = make_plain_mem(settings={"vector_cache": 10})
     crowd(mem)
     mem.remember_facts([fact("primary_database", "Postgres")])
