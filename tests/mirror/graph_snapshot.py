@@ -9,8 +9,9 @@ from graphmem.graph.driver import GraphDriver
 
 # Set after a write, not by it: vectors are computed again by restore (embed=True).
 DERIVED = {"embedding", "search_text"}
-# Bookkeeping of the space node: when this process first claimed it, how many writes it saw.
-SPACE_BOOKKEEPING = {"created_at", "writes", "mirror"}
+# What a space node holds of the memory itself (the rest is bookkeeping: creation time, write
+# counter, mirror claim, cache generations).
+SPACE_FIELDS = {"key", "policy", "relation_labels"}
 
 QUERIES = {
     "facts": "MATCH (f:Fact) WHERE f.space IN $spaces RETURN f {.*} AS row",
@@ -45,12 +46,13 @@ def snapshot(graph: GraphDriver, spaces: list[str]) -> dict[str, list[str]]:
             rows = []
             for record in session.run(query, spaces=spaces):
                 row = _plain(record["row"])
-                drop = DERIVED if name == "facts" else SPACE_BOOKKEEPING if name == "spaces" \
-                    else set()
-                if name == "conflicts":
+                if name == "facts":
+                    row = {k: v for k, v in row.items() if k not in DERIVED}
+                elif name == "spaces":
+                    row = {k: v for k, v in row.items() if k in SPACE_FIELDS}
+                elif name == "conflicts":
                     row["involves"] = sorted(row["involves"])
-                rows.append(json.dumps({k: v for k, v in row.items() if k not in drop},
-                                       sort_keys=True))
+                rows.append(json.dumps(row, sort_keys=True))
             out[name] = sorted(rows)
     return out
 
