@@ -21,6 +21,7 @@ import argparse
 import bisect
 import functools
 import itertools
+import os
 import random
 import time
 import uuid
@@ -229,8 +230,10 @@ def run(mem: GraphMem, facts: int, entities: int, repeat: int, embed: bool,
                 lambda r: f"{len(r[0])} entries"),
     ]
     worst = max(r.p50(r.core) / r.p50(r.cypher) for r in rows)
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     return "\n".join([
-        stats, "",
+        stats, f"Machine: {os.cpu_count()} CPUs, load average {load} (1/5/15 min) when the"
+        " timings ended; Neo4j shares them.", "",
         "p50 / p99 in ms. *API*: the public GraphMem call, which also appends an audit row"
         " (issue 7); *core*: the same operation without that row; *Cypher*: the statements"
         " the core call sent, replayed straight through the driver in one managed read"
@@ -274,6 +277,9 @@ def main() -> None:
     command = "python -m bench.graph" + (" --full" if args.full else "") + (
         f" --facts {args.facts}" if args.facts else "") + (
         f" --repeat {args.repeat}" if args.repeat != 200 else "")
+    if facts < 100_000:
+        body += ("\nThe issue's size is `--full` (100k facts, ~50k entities, 100k typed and 200k"
+                 " ABOUT edges); this run used a smaller space.")
     print(body)
     write_section("graph", f"Command: `{command}`\n\n{body}")
 

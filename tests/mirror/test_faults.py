@@ -75,7 +75,11 @@ class Writer:
         self.proc.stdin.flush()
         self.child = pid = int(self.expect("pid ").split()[1])
         self.expect("ready")
-        time.sleep(rng.uniform(0.0, 0.4))
+        if n % 2:  # anywhere: the start-up drain of what the last kill left, or a write
+            time.sleep(rng.uniform(0.0, 0.4))
+        else:  # somewhere in the writes after the first acknowledged one
+            self.expect("ack ")
+            time.sleep(rng.uniform(0.0, 0.2))
         os.kill(pid, signal.SIGKILL)
         self.expect(f"reaped {pid}")
         self.child = None
@@ -109,7 +113,7 @@ def test_a_writer_killed_at_random_points_loses_and_doubles_nothing(
     finally:
         writer.close()
     assert writer.errors == []
-    assert len(writer.acked) > TRIALS, "the writer got facts acknowledged in most trials"
+    assert len(writer.acked) >= TRIALS // 2, "every other trial waits for an acknowledgement"
     assert left_pending > 0, "some kills landed between the graph commit and the mirror"
 
     runtime = open_runtime(with_store(settings, url, **NO_EMBEDDER), graph)
