@@ -66,6 +66,7 @@ class Writer:
                 self.acked.add(line[4:])
             elif line.startswith("error "):
                 self.errors.append(line)
+                raise AssertionError(f"the writer failed: {line}")
             if line.startswith(prefix):
                 return line
 
