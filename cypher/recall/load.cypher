@@ -2,6 +2,7 @@
 // (the driver's DateTime decoding would cost more than the query).
 UNWIND range(0, size($ids) - 1) AS i
 MATCH (f:Fact {id: $ids[i]})
+USING INDEX f:Fact(id)
 WHERE f.space = $space
 RETURN i, f {.*, embedding: null,
              valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),

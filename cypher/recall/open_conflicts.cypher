@@ -1,5 +1,6 @@
 // Open conflicts touching any of the given facts, with every fact each one involves.
 MATCH (f:Fact)
+USING INDEX f:Fact(id)
 WHERE f.id IN $ids AND f.space = $space
 MATCH (c:Conflict {status: 'open'})-[:INVOLVES]->(f)
 WITH DISTINCT c

@@ -7,6 +7,7 @@ WITH s.vector_seq - size($rows) AS base
 UNWIND range(0, size($rows) - 1) AS i
 WITH base + i + 1 AS seq, $rows[i] AS row
 MATCH (f:Fact {id: row.id})
+USING INDEX f:Fact(id)
 WHERE f.space = $space
 SET f.search_text = row.text
 WITH f, row, seq

@@ -145,6 +145,12 @@ class MirrorOperations:
                                          mirror.cipher, "attestation", self.space.key, facts,
                                          fields)
 
+    def receipt(self, receipt_id: str) -> dict[str, Any]:
+        """A receipt issued earlier, found only from inside its tenant."""
+        self._require("read")
+        return receipts.stored(self.runtime.store, self.runtime.mirror.cipher, receipt_id,
+                               self.space.tenant)
+
     def export_public_key(self) -> str:
         """The current signing public key (PEM): all a third party needs for verify_receipt."""
         return public_pem(self.runtime.mirror.signer.public)

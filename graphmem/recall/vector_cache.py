@@ -21,8 +21,10 @@ from collections.abc import Sequence
 
 import numpy as np
 import numpy.typing as npt
+from neo4j import ManagedTransaction
 
 from graphmem.graph.driver import GraphDriver
+from graphmem.graph.queries import query
 from graphmem.model import HOT_STATUSES
 
 log = logging.getLogger(__name__)
@@ -123,11 +125,10 @@ class VectorCache:
 
     def _sync(self, space: str, entry: SpaceVectors) -> bool:
         while True:
-            rows = self.graph.read("recall/vectors_since", space=space, seq=entry.seq,
-                                   statuses=list(HOT_STATUSES), limit=self.page)
+            rows = self._page(space, entry.seq)
             if rows:
-                entry.upsert([(r["id"], r["vector"]) for r in rows])
-                entry.seq = int(rows[-1]["seq"])
+                entry.upsert([(fact_id, vector) for fact_id, vector, _ in rows])
+                entry.seq = int(rows[-1][2])
             if len(entry) > self.budget:
                 with self._lock:
                     self._spaces.pop(space, None)
@@ -137,6 +138,17 @@ class VectorCache:
                 return False
             if len(rows) < self.page:
                 return True
+
+    def _page(self, space: str, seq: int) -> list[tuple[str, list[float], int]]:
+        """Raw record values: `record.data()` would walk every float of every vector."""
+        params = {"space": space, "seq": seq, "statuses": list(HOT_STATUSES),
+                  "limit": self.page}
+
+        def work(tx: ManagedTransaction) -> list[tuple[str, list[float], int]]:
+            result = tx.run(query("recall/vectors_since"), params)
+            return [(r[0], r[1], r[2]) for r in result]
+
+        return self.graph.execute(work, write=False)
 
     def _evict(self) -> None:
         with self._lock:

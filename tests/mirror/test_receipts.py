@@ -11,10 +11,12 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 from cryptography.hazmat.primitives.serialization import load_pem_public_key
 
 from graphmem import GraphMem, verify_receipt
+from graphmem.errors import NotFound
 from graphmem.mirror import audit, keys
 from graphmem.runtime import Runtime
 
@@ -131,3 +133,16 @@ def test_receipts_signed_before_a_rotation_still_verify(make: Make,
     assert mem.verify_receipt(before) and mem.verify_receipt(after)
     assert mem.verify_audit(deep=True).ok
     assert not verify_receipt(before, mem.export_public_key()), "the new key alone is not it"
+
+
+def test_stored_receipts_are_found_only_inside_their_tenant(make: Make) -> None:
+    mem = make()
+    facts(mem)
+    receipt = mem.record_decision("ship order", ["plan"])
+    found = mem.receipt(receipt["receipt"]["id"])
+    assert found == {"receipt": receipt["receipt"], "signature": receipt["signature"]}
+    assert mem.verify_receipt(found)
+    same_tenant = make(f"{mem.space.tenant}/other/a/r")
+    assert same_tenant.receipt(receipt["receipt"]["id"]) == found
+    with pytest.raises(NotFound):
+        make().receipt(receipt["receipt"]["id"])
