@@ -23,9 +23,12 @@ import tempfile
 import threading
 import time
 import uuid
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from bench.results import percentile, write_section
 from graphmem import GraphMem
@@ -69,6 +72,25 @@ def chain(url: str, rows: int, home: Path) -> dict[str, Any]:
           f" {append_batched:,.0f}/s (1,000 per tx); verify {verify:,.0f} rows/s,"
           f" deep {verify_deep:,.0f} rows/s", flush=True)
     return result
+
+
+@contextmanager
+def pg_schema(url: str) -> Iterator[str]:
+    """A schema of the bench's own in that database, dropped afterwards."""
+    import psycopg
+    from psycopg import sql
+
+    schema = f"bench_audit_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
+    parts = urlsplit(url)
+    option = urlencode({"options": f"-csearch_path={schema}"})
+    try:
+        yield urlunsplit(parts._replace(query=f"{parts.query}&{option}" if parts.query
+                                        else option))
+    finally:
+        with psycopg.connect(url, autocommit=True) as conn:
+            conn.execute(sql.SQL("DROP SCHEMA {} CASCADE").format(sql.Identifier(schema)))
 
 
 # ---- the mirror's lag --------------------------------------------------------------------------
@@ -224,7 +246,8 @@ def main() -> None:
         home = Path(tmp)
         chains = [chain(f"sqlite:///{home / 'chain.db'}", rows, home)]
         if args.postgres:
-            chains.append(chain(args.postgres, rows, home))
+            with pg_schema(args.postgres) as url:
+                chains.append(chain(url, rows, home))
         lagged = lag(args.rate, args.seconds, args.threads, home)
         caught = catch_up(args.backlog, args.threads, home)
     body = report(chains, lagged, caught)

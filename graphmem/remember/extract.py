@@ -69,10 +69,12 @@ class ExtractedFact(BaseModel):
     @field_validator("value", mode="before")
     @classmethod
     def _value(cls, value: Any) -> Any:
+        """Models often send numbers bare (`"seats": 5`); a value is text here."""
         if value is None:
             return ""
-        return str(value) if isinstance(value, int | float) and not isinstance(value, bool) \
-            else value
+        if isinstance(value, int | float) and not isinstance(value, bool):
+            return str(value)
+        return value
 
     @field_validator("confidence")
     @classmethod
