@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import tempfile
 import threading
 import time
@@ -250,7 +251,9 @@ def main() -> None:
                 chains.append(chain(url, rows, home))
         lagged = lag(args.rate, args.seconds, args.threads, home)
         caught = catch_up(args.backlog, args.threads, home)
-    body = report(chains, lagged, caught)
+    body = report(chains, lagged, caught) + (
+        f"\n\nMachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the"
+        " end of the run (the Neo4j server and the machine are shared with other work).")
     print(body)
     command = "python -m bench.audit" + (" --full" if args.full else "") + (
         " --postgres URL" if args.postgres else "")

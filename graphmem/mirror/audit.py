@@ -29,12 +29,15 @@ from graphmem.mirror.keys import Signer, verify_signature
 
 GENESIS = "0" * 64
 MAX_PROBLEMS = 100
-_COLUMNS = ("seq, at, tenant, space, caller, operation, outcome, detail, prev_hash, hash,"
-            " signature, key_id")
 _INSERT = ("INSERT INTO audit_log (seq, at, tenant, space, caller, operation, outcome, detail,"
            " prev_hash, hash, signature, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 _PAGE = ("SELECT seq, at, tenant, space, caller, operation, outcome, detail, prev_hash, hash,"
          " signature, key_id FROM audit_log WHERE seq > ? ORDER BY seq LIMIT ?")
+_LISTING = ("SELECT seq, at, tenant, space, caller, operation, outcome, detail, prev_hash,"
+            " hash, signature, key_id FROM audit_log"
+            " WHERE (CAST(? AS TEXT) IS NULL OR tenant = ?)"
+            " AND (CAST(? AS BIGINT) IS NULL OR seq < ?)"
+            " AND (CAST(? AS TEXT) IS NULL OR operation = ?) ORDER BY seq DESC LIMIT ?")
 _HEAD = "SELECT seq, hash FROM audit_head WHERE id = 1"
 # Appenders in every process queue on the head row (SQLite's BEGIN IMMEDIATE does it there).
 _HEAD_LOCKED = {"sqlite": _HEAD, "postgres": _HEAD + " FOR UPDATE"}
@@ -158,20 +161,8 @@ def rows(store: RelationalStore, after: int = 0, page: int = 5000) -> Iterator[A
 def listing(store: RelationalStore, tenant: str | None, limit: int = 50,
             before: int | None = None, operation: str | None = None) -> list[AuditRow]:
     """Newest first, confined to a tenant (None: every tenant, for operators)."""
-    where: list[str] = ["1 = 1"]
-    params: list[Any] = []
-    if tenant is not None:
-        where.append("tenant = ?")
-        params.append(tenant)
-    if before is not None:
-        where.append("seq < ?")
-        params.append(before)
-    if operation is not None:
-        where.append("operation = ?")
-        params.append(operation)
-    sql = (f"SELECT {_COLUMNS} FROM audit_log WHERE {' AND '.join(where)}"  # noqa: S608
-           " ORDER BY seq DESC LIMIT ?")
-    return [AuditRow(int(r[0]), *r[1:]) for r in store.query(sql, (*params, limit))]
+    rows = store.query(_LISTING, (tenant, tenant, before, before, operation, operation, limit))
+    return [AuditRow(int(r[0]), *r[1:]) for r in rows]
 
 
 @dataclass

@@ -134,11 +134,11 @@ def subtree_spaces(runtime: Runtime, tenant: str, user: str | None = None) -> li
     prefix = f"{tenant}/" + (f"{user}/" if user else "")
     found = {r["space"] for r in runtime.graph.read("mirror/spaces_under", prefix=prefix,
                                                       store=None)}
-    for table in ("mirror_facts", "events"):
-        rows = runtime.store.query(
-            f"SELECT DISTINCT space FROM {table} WHERE substr(space, 1, ?) = ?",  # noqa: S608
-            (len(prefix), prefix))
-        found.update(str(r[0]) for r in rows)
+    rows = runtime.store.query(
+        "SELECT DISTINCT space FROM events WHERE substr(space, 1, ?) = ?"
+        " UNION SELECT DISTINCT space FROM mirror_facts WHERE substr(space, 1, ?) = ?",
+        (len(prefix), prefix, len(prefix), prefix))
+    found.update(str(r[0]) for r in rows)
     return sorted(found)
 
 

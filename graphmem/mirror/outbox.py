@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import logging
 import secrets
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, fields
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -37,7 +37,6 @@ RETIRED = ("SUPERSEDED", "HISTORICAL")
 TIME_KEYS = frozenset({"recorded_at", "held_from", "valid_from", "valid_to", "retired_at"})
 _ID_KEYS = ("id", "fact_id", "new", "old")
 _REF_KEYS = frozenset({*_ID_KEYS, "fact_ids", "flagged"})
-CHUNK = 500
 
 
 @dataclass(frozen=True)
@@ -198,15 +197,6 @@ def scrub(payload: Any, ids: frozenset[str]) -> Any:
     return payload
 
 
-def chunks(items: Sequence[str], size: int = CHUNK) -> Iterator[Sequence[str]]:
-    for start in range(0, len(items), size):
-        yield items[start:start + size]
-
-
-def marks(n: int) -> str:
-    return ", ".join("?" * n)
-
-
 # ---- applying entries (relational side) -----------------------------------------------------
 @dataclass(frozen=True)
 class Applied:
@@ -305,24 +295,20 @@ def _apply_erase(cur: Cursor, cipher: FieldCipher, entry: OutboxEntry,
     ids = sorted(set(payload.get("facts", [])))
     space = entry.space
     if payload.get("all"):
-        for table in ("mirror_facts", "mirror_edges"):
-            cur.execute(f"DELETE FROM {table} WHERE space = ?", (space,))  # noqa: S608
+        cur.execute("DELETE FROM mirror_facts WHERE space = ?", (space,))
+        cur.execute("DELETE FROM mirror_edges WHERE space = ?", (space,))
         cur.execute("DELETE FROM event_facts WHERE event_id IN (SELECT event_id FROM events"
                     " WHERE space = ? AND event_id <> ?)", (space, entry.id))
         cur.execute("DELETE FROM events WHERE space = ? AND event_id <> ?", (space, entry.id))
         cur.execute("UPDATE decisions SET snapshot = NULL WHERE space = ?", (space,))
         return frozenset(ids)
     touched: set[str] = set()
-    for part in chunks(ids):
-        q = marks(len(part))
-        cur.execute(f"DELETE FROM mirror_facts WHERE space = ? AND id IN ({q})",  # noqa: S608
-                    (space, *part))
-        cur.execute(f"DELETE FROM mirror_edges WHERE src IN ({q}) OR dst IN ({q})",  # noqa: S608
-                    (*part, *part))
-        cur.execute(f"SELECT DISTINCT event_id FROM event_facts WHERE fact_id IN ({q})",  # noqa: S608
-                    tuple(part))
+    for fact_id in ids:
+        cur.execute("DELETE FROM mirror_facts WHERE id = ? AND space = ?", (fact_id, space))
+        cur.execute("DELETE FROM mirror_edges WHERE src = ? OR dst = ?", (fact_id, fact_id))
+        cur.execute("SELECT event_id FROM event_facts WHERE fact_id = ?", (fact_id,))
         touched.update(str(r[0]) for r in cur.fetchall())
-        cur.execute(f"DELETE FROM event_facts WHERE fact_id IN ({q})", tuple(part))  # noqa: S608
+        cur.execute("DELETE FROM event_facts WHERE fact_id = ?", (fact_id,))
     erased = frozenset(ids)
     for event_id in sorted(touched - {entry.id}):
         _scrub_event(cur, cipher, event_id, erased)

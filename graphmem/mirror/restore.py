@@ -90,18 +90,20 @@ def _replay_page(tx: ManagedTransaction, events: list[Event], store: str) -> Non
 
 def events(runtime: Runtime, spaces: Iterable[str] | None = None,
            page: int = PAGE) -> Iterator[list[Event]]:
-    """The event log, oldest first, a page at a time, decrypted."""
-    wanted = sorted(set(spaces)) if spaces is not None else None
+    """The event log, oldest first (of some spaces: each space's in turn), a page at a
+    time, decrypted."""
+    for space in ([None] if spaces is None else sorted(set(spaces))):
+        yield from _pages(runtime, space, page)
+
+
+def _pages(runtime: Runtime, space: str | None, page: int) -> Iterator[list[Event]]:
     cipher = runtime.mirror.cipher
     after = 0
     while True:
-        sql = ("SELECT seq, event_id, space, kind, payload, created_at, graph_seq FROM events"
-               " WHERE seq > ?")
-        params: list[Any] = [after]
-        if wanted is not None:
-            sql += f" AND space IN ({outbox.marks(len(wanted))})"
-            params += wanted
-        rows = runtime.store.query(sql + " ORDER BY seq LIMIT ?", (*params, page))
+        rows = runtime.store.query(
+            "SELECT seq, event_id, space, kind, payload, created_at, graph_seq FROM events"
+            " WHERE seq > ? AND (CAST(? AS TEXT) IS NULL OR space = ?) ORDER BY seq LIMIT ?",
+            (after, space, space, page))
         if not rows:
             return
         yield [Event(int(r[0]), r[1], r[2], r[3], json.loads(cipher.open(r[4]) or "{}"),
