@@ -52,6 +52,7 @@ class Settings(BaseSettings):
     llm_response_format: str = Field("auto", pattern=r"^(auto|json_schema|json_object|none)$")
     embedding_api_key: SecretStr | None = None
     embedding_timeout: float = Field(30.0, gt=0)
+    embedding_threads: int = Field(1, ge=1, le=64, description="CPU threads of the local model.")
     vector_cache: int = Field(200_000, ge=0, description="Fact vectors held in memory.")
 
     confidence_floor: float = Field(0.7, ge=0.0, le=1.0)
