@@ -80,7 +80,14 @@ def _recalled(row: dict[str, Any], pool: Pool) -> RecalledFact:
 
 def retrieve(ranker: Ranker, space: str, question: str, pool: Pool, strategy: Strategy,
              context: int, categories: Sequence[str] = (), budget: int = 200) -> Retrieved:
-    """The context facts for a question: the whole pool when small, else critical + ranked."""
+    """The context facts for a question: the whole pool when small, else critical + ranked.
+    Every read runs in one transaction."""
+    return ranker.within(lambda bound: _retrieve(bound, space, question, pool, strategy,
+                                                 context, categories, budget))
+
+
+def _retrieve(ranker: Ranker, space: str, question: str, pool: Pool, strategy: Strategy,
+              context: int, categories: Sequence[str], budget: int) -> Retrieved:
     critical = ranker.critical(space, pool, categories, budget)
     if ranker.pool_size(space, pool, context + 1) <= context:
         rows = ranker.pool(space, pool, context)
@@ -94,7 +101,7 @@ def retrieve(ranker: Ranker, space: str, question: str, pool: Pool, strategy: St
 def open_conflicts(ranker: Ranker, space: str, ids: Sequence[str]) -> tuple[OpenConflict, ...]:
     if not ids:
         return ()
-    rows = ranker.graph.read("recall/open_conflicts", space=space, ids=list(ids))
+    rows = ranker.read("recall/open_conflicts", space=space, ids=list(ids))
     return tuple(
         OpenConflict(r["conflict"]["id"], r["conflict"]["kind"], tuple(
             ConflictFact(f["id"], f["subject"], f.get("scope") or "global", f["value"],
@@ -108,9 +115,13 @@ def recall(ranker: Ranker, llm: LLM | None, space: str, req: RecallRequest, cont
     """Retrieve, find open conflicts, and (with a model, when there are facts) answer once."""
     question = check_question(req.question)
     pool = pool_for(req.include_history, _as_of(req.as_of))
-    got = retrieve(ranker, space, question, pool, req.strategy, context,
-                   req.critical_categories, budget)
-    conflicts = open_conflicts(ranker, space, got.ids) if pool.at is None else ()
+
+    def read(bound: Ranker) -> tuple[Retrieved, tuple[OpenConflict, ...]]:
+        got = retrieve(bound, space, question, pool, req.strategy, context,
+                       req.critical_categories, budget)
+        return got, open_conflicts(bound, space, got.ids) if pool.at is None else ()
+
+    got, conflicts = ranker.within(read)  # one read transaction; the model call after it
     answer = None
     if llm is not None and got.facts:
         answer = write_answer(llm, question, got.facts, conflicts)

@@ -108,7 +108,8 @@ class VectorCache:
         self._too_big: set[str] = set()
         self._lock = threading.Lock()
 
-    def space(self, space: str, dims: int) -> SpaceVectors | None:
+    def space(self, space: str, dims: int, tx: ManagedTransaction | None = None
+              ) -> SpaceVectors | None:
         """The space's vectors, brought up to date; None when they do not fit the budget."""
         if space in self._too_big or self.budget <= 0:
             return None
@@ -118,14 +119,14 @@ class VectorCache:
                 entry = self._spaces[space] = SpaceVectors(dims)
             self._spaces.move_to_end(space)
         with entry.lock:
-            if not self._sync(space, entry):
+            if not self._sync(space, entry, tx):
                 return None
         self._evict()
         return entry
 
-    def _sync(self, space: str, entry: SpaceVectors) -> bool:
+    def _sync(self, space: str, entry: SpaceVectors, tx: ManagedTransaction | None) -> bool:
         while True:
-            rows = self._page(space, entry.seq)
+            rows = self._page(space, entry.seq, tx)
             if rows:
                 entry.upsert([(fact_id, vector) for fact_id, vector, _ in rows])
                 entry.seq = int(rows[-1][2])
@@ -139,7 +140,8 @@ class VectorCache:
             if len(rows) < self.page:
                 return True
 
-    def _page(self, space: str, seq: int) -> list[tuple[str, list[float], int]]:
+    def _page(self, space: str, seq: int, tx: ManagedTransaction | None
+              ) -> list[tuple[str, list[float], int]]:
         """Raw record values: `record.data()` would walk every float of every vector."""
         params = {"space": space, "seq": seq, "statuses": list(HOT_STATUSES),
                   "limit": self.page}
@@ -148,7 +150,7 @@ class VectorCache:
             result = tx.run(query("recall/vectors_since"), params)
             return [(r[0], r[1], r[2]) for r in result]
 
-        return self.graph.execute(work, write=False)
+        return work(tx) if tx is not None else self.graph.execute(work, write=False)
 
     def _evict(self) -> None:
         with self._lock:
