@@ -71,6 +71,7 @@ class LocalEmbedder:
         self.threads = settings.embedding_threads
         self._model: Any = None
         self._lock = threading.Lock()
+        self._encode_lock = threading.Lock()
 
     def _load(self) -> Any:
         with self._lock:
@@ -96,10 +97,13 @@ class LocalEmbedder:
             return self._model
 
     def embed(self, texts: Sequence[str]) -> list[Vector]:
+        """One call at a time: the fast tokenizer is not safe to share between threads
+        (a query and the background fact embedder would otherwise meet in it)."""
         model = self._load()
         try:
-            vectors = model.encode(list(texts), batch_size=64, normalize_embeddings=True,
-                                   convert_to_numpy=True, show_progress_bar=False)
+            with self._encode_lock:
+                vectors = model.encode(list(texts), batch_size=64, normalize_embeddings=True,
+                                       convert_to_numpy=True, show_progress_bar=False)
         except (RuntimeError, ValueError) as e:
             raise EmbedderUnavailable(f"the local embedding model failed: {e}") from e
         return [[float(x) for x in row] for row in vectors.tolist()]
@@ -165,7 +169,8 @@ class Embeddings:
         """One batched call for every text given."""
         if not texts:
             return []
-        self.calls += 1
+        with self._lock:
+            self.calls += 1
         return self.embedder.embed(texts)
 
     def query(self, text: str) -> Vector:

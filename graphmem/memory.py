@@ -47,6 +47,7 @@ from graphmem.model import (
 )
 from graphmem.recall.answer import Recall
 from graphmem.recall.check import ActCheck, check_before_act
+from graphmem.recall.embed_worker import EmbedWorker
 from graphmem.recall.pipeline import RecallRequest, recall
 from graphmem.recall.retrieve import Ranker
 from graphmem.recall.vectors import VectorIndex, written_ids
@@ -179,8 +180,38 @@ class GraphMem(MirrorOperations):
                            frozenset(self.settings.curated_sources),
                            self.settings.cluster_jaccard)  # issue 4: collisions
         results: list[Result] = self._in_write_tx(write_proposals, req)
-        self._ranker().vectors.store(self.key, written_ids(results))  # issue 5: after commit
+        self._index(written_ids(results))  # issue 5: after commit
         return results
+
+    def _index(self, fact_ids: list[str]) -> None:
+        """Vectors for what a write created: in the background unless configured inline."""
+        if self.settings.embed_background:
+            self._embed_worker().submit(self.key, fact_ids)
+        else:
+            self._ranker().vectors.store(self.key, fact_ids)
+
+    def wait_for_embeddings(self, timeout: float | None = None) -> bool:
+        """Block until this process's queued fact embeddings are stored (tools, tests, batch
+        jobs that rank right after loading); False when `timeout` seconds pass first."""
+        worker = self.runtime.extras.get("embed_worker")
+        return worker is None or worker.flush(timeout)
+
+    def _embed_worker(self) -> EmbedWorker:
+        """One per Runtime; Runtime.close embeds what is queued before it stops."""
+        runtime = self.runtime
+        worker = runtime.extras.get("embed_worker")
+        if worker is None:
+            vectors = self._ranker().vectors
+            worker = runtime.extras.setdefault("embed_worker", EmbedWorker(
+                runtime.graph, vectors.store, runtime.settings.embed_wait))
+        assert isinstance(worker, EmbedWorker)
+        return worker
+
+    def _ranked(self) -> Ranker:
+        """The Ranker, once this process's writes to the space have their vectors."""
+        if self.settings.embed_background:
+            self._embed_worker().wait(self.key)
+        return self._ranker()
 
     def _entitled(self, source: str) -> bool:
         """Only the principal of that name or an approver may write as a trusted source."""
@@ -192,7 +223,8 @@ class GraphMem(MirrorOperations):
 
     def _in_write_tx(self, fn: Any, *args: Any) -> Any:
         try:
-            result = self.graph.execute(fn, *args)  # issue 7: fails fast when Neo4j is down
+            # issue 7: fails fast when Neo4j is down; the call's audit row rides the outbox
+            result = self.graph.execute(mirror_outbox.stamped(fn, self.key), *args)
         except (ServiceUnavailable, SessionExpired) as e:
             raise unavailable(self.settings, e) from e
         except Neo4jError as e:
@@ -242,7 +274,7 @@ class GraphMem(MirrorOperations):
         categories = tuple(dict.fromkeys([*self.settings.critical_categories,
                                           *(critical_categories or ())]))
         req = RecallRequest(question, explain, include_history, as_of, categories)
-        return recall(self._ranker(), self.runtime.llm, self.key, req,
+        return recall(self._ranked(), self.runtime.llm, self.key, req,
                       self.settings.recall_context, self.settings.critical_budget)
 
     def check_before_act(self, subjects: Iterable[str],
@@ -261,7 +293,7 @@ class GraphMem(MirrorOperations):
             raise LLMUnavailable("remember(text) and forget(text) need an LLM: set"
                                  " GRAPHMEM_LLM_BASE_URL and GRAPHMEM_LLM_MODEL, or pass"
                                  " extracted facts to remember_facts")
-        inp = extraction_input(self._ranker(), self.key, self.schema, text,
+        inp = extraction_input(self._ranked(), self.key, self.schema, text,
                                self.settings.reconcile_context, forget)
         return usable(extract(llm, inp, self.settings.extract_retries), self.schema)
 

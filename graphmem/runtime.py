@@ -42,6 +42,9 @@ class Runtime:
         return cls(settings, GraphDriver(settings), RelationalStore(settings.relational_url))
 
     def close(self) -> None:
+        worker = self.extras.pop("embed_worker", None)  # issue 5: embed what is queued
+        if worker is not None:
+            worker.close()
         self._close_models()
         mirror = self.extras.pop("mirror", None)  # issue 7: stop the drainer, final drain
         if mirror is not None:

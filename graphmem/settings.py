@@ -6,7 +6,6 @@ build one explicitly and nothing changes behind its back.
 
 from __future__ import annotations
 
-from functools import cached_property
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -54,6 +53,8 @@ class Settings(BaseSettings):
     embedding_timeout: float = Field(30.0, gt=0)
     embedding_threads: int = Field(1, ge=1, le=64, description="CPU threads of the local model.")
     vector_cache: int = Field(200_000, ge=0, description="Fact vectors held in memory.")
+    embed_background: bool = Field(True, description="Embed new facts after the write returns.")
+    embed_wait: float = Field(5.0, ge=0, description="How long a ranked read waits for them (s).")
 
     confidence_floor: float = Field(0.7, ge=0.0, le=1.0)
     dedup_prefilter: bool = True
@@ -109,8 +110,10 @@ class Settings(BaseSettings):
     def _absolute_home(cls, value: Path) -> Path:
         return value.expanduser().resolve()
 
-    @cached_property
+    @property
     def neo4j_dir(self) -> Path:
+        """Derived on every access, never cached: a `model_copy(update={"home": ...})` must
+        not keep pointing at the old home's server."""
         return self.home / "neo4j"
 
     @property

@@ -5,12 +5,22 @@ capability it needs; `guard.execute` is the one path from a GraphQL field to dat
 Installed as `graphmem.resolvers`.
 """
 
-from graphmem.resolvers import admin, audit, entities, reads, recall, review, streams, writes
+from graphmem.resolvers import (
+    admin,
+    audit,
+    entities,
+    reads,
+    recall,
+    receipts,
+    review,
+    streams,
+    writes,
+)
 from graphmem.resolvers.context import RequestContext
 from graphmem.resolvers.guard import Call, execute, subscribe
 from graphmem.resolvers.registry import OPERATIONS, Operation
 
 __all__ = [
     "OPERATIONS", "Call", "Operation", "RequestContext", "admin", "audit", "entities", "execute",
-    "reads", "recall", "review", "streams", "subscribe", "writes",
+    "reads", "recall", "receipts", "review", "streams", "subscribe", "writes",
 ]

@@ -1,4 +1,4 @@
-"""The audit chain, decisions and erasure: verify, list, record, delete, purge."""
+"""The audit chain, decisions, erasure and retention: verify, list, record, delete, purge."""
 
 from __future__ import annotations
 
@@ -20,13 +20,13 @@ def _erased(space: Space, arguments: dict[str, Any], receipt: Any) -> list[tuple
                           arguments.get("fact_id"))
 
 
-@operation("verifyAudit", "verify", scoped=False)
+@operation("verifyAudit", "verify", reach="tenant")
 def verify_audit(call: Call, deep: bool = False) -> ChainReport:
     """The whole deployment's chain (one chain; the answer holds no other tenant's data)."""
     return call.mem().verify_audit(deep)
 
 
-@operation("auditLog", "verify", scoped=False)
+@operation("auditLog", "verify", reach="tenant")
 def audit_log(call: Call, limit: int = 50, before: int | None = None,
               operation: str | None = None) -> list[AuditRow]:
     """This tenant's rows, newest first."""
@@ -52,3 +52,29 @@ def delete_all(call: Call) -> dict[str, Any]:
 def purge(call: Call, retention_days: float | None = None) -> dict[str, Any]:
     """Erase retired history older than the retention period."""
     return call.mem().purge_expired(retention_days)
+
+
+def _subtree_erased(space: Space, arguments: dict[str, Any],
+                    receipt: Any) -> list[tuple[str, Any]]:
+    """One factChanged for each space the subtree erasure emptied."""
+    body = receipt.get("receipt", {}) if isinstance(receipt, dict) else {}
+    return [(events.FACT_CHANGED, events.FactChange(key, "erased", "the space was erased"))
+            for key in body.get("spaces", ())]
+
+
+@operation("eraseUser", "delete", reach="user", events=_subtree_erased)
+def erase_user(call: Call) -> dict[str, Any]:
+    """Every space of one user, from both stores; one signed receipt."""
+    return call.mem().erase_subtree("user")
+
+
+@operation("eraseTenant", "delete", reach="tenant", events=_subtree_erased)
+def erase_tenant(call: Call) -> dict[str, Any]:
+    """Every space of the caller's tenant, from both stores; one signed receipt."""
+    return call.mem().erase_subtree("tenant")
+
+
+@operation("setRetention", "admin")
+def set_retention(call: Call, days: float | None = None) -> str:
+    """The space's retention period for purge (None: back to the default)."""
+    return call.mem().set_retention(days)

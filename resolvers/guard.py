@@ -59,11 +59,18 @@ def admit(ctx: RequestContext, name: str, raw_space: str | None) -> tuple[Operat
     if not principal.can(op.capability):
         raise AccessDenied(f"{principal.name!r} (role {principal.role}) lacks the"
                            f" {op.capability} capability that {name} needs")
-    if not op.scoped:
+    if op.reach == "tenant":
         if not principal.tenant_wide:
             raise AccessDenied(f"{name} acts on the whole tenant; {principal.name!r} is limited"
                                " to some spaces")
-        return op, Call(ctx, principal, None)
+        named = None if raw_space is None else principal.tenant_space(raw_space)
+        return op, Call(ctx, principal, named)
+    if op.reach == "user":
+        space = principal.user_space(raw_space or "")
+        if not principal.holds_user(space):
+            raise AccessDenied(f"{name} acts on every space of user {space.user!r};"
+                               f" {principal.name!r} is not allowed all of them")
+        return op, Call(ctx, principal, space)
     space = principal.space(raw_space)
     if not principal.admits(space):
         raise AccessDenied(f"space {raw_space or ''!r} is outside {principal.name!r}'s allowed"
@@ -99,7 +106,7 @@ async def execute(ctx: RequestContext, name: str, raw_space: str | None, /,
     _count_actions(ctx, result)
     if op.events is not None and call.space is not None:
         for channel, event in op.events(call.space, arguments, result):
-            ctx.broker.publish(channel, call.space.key, event)
+            ctx.broker.publish(channel, event.space, event)  # a subtree erasure: many spaces
     return result
 
 

@@ -8,40 +8,51 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from graphmem.auth import CAPABILITIES
 from graphmem.model import Space
 
 Events = Callable[[Space, dict[str, Any], Any], list[tuple[str, Any]]]
+Reach = Literal["space", "user", "tenant"]
+REACHES: frozenset[str] = frozenset({"space", "user", "tenant"})
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True)
 class Operation:
-    """`scoped` operations name a space; the others act on the caller's whole tenant."""
+    """What an operation reaches: one `space` it names; every space of one `user` it names
+    (the key must hold that whole user); or the caller's whole `tenant` (a key for the whole
+    tenant)."""
 
     name: str
     capability: str
     fn: Callable[..., Any]
-    scoped: bool = True
+    reach: Reach = "space"
     events: Events | None = None
     stream: bool = False
+
+    @property
+    def scoped(self) -> bool:
+        """Names a space (or a user's spaces) rather than acting on the whole tenant."""
+        return self.reach != "tenant"
 
 
 OPERATIONS: dict[str, Operation] = {}
 
 
-def operation(name: str, capability: str, *, scoped: bool = True, events: Events | None = None,
-              stream: bool = False) -> Callable[[F], F]:
+def operation(name: str, capability: str, *, reach: Reach = "space",
+              events: Events | None = None, stream: bool = False) -> Callable[[F], F]:
     """Register `fn(call, **arguments)` as the resolver of root field `name`."""
     if capability not in CAPABILITIES:
         raise ValueError(f"operation {name}: unknown capability {capability!r}")
+    if reach not in REACHES:
+        raise ValueError(f"operation {name}: unknown reach {reach!r}")
 
     def register(fn: F) -> F:
         if name in OPERATIONS:
             raise ValueError(f"operation {name} is registered twice")
-        OPERATIONS[name] = Operation(name, capability, fn, scoped, events, stream)
+        OPERATIONS[name] = Operation(name, capability, fn, reach, events, stream)
         return fn
 
     return register

@@ -8,6 +8,7 @@ import strawberry
 from graphmem.schema.scalars import JSON
 
 from graphmem.mirror.audit import AuditRow, ChainReport
+from graphmem.mirror.receipts import Verdict
 
 
 @strawberry.type(description="One audit row: who did what, with which outcome; never content.")
@@ -44,3 +45,14 @@ class AuditReport:
     def from_model(cls, r: ChainReport) -> AuditReport:
         return cls(ok=r.ok, rows=r.rows, head_seq=r.head_seq, deep=r.deep,
                    problems=list(r.problems), text=str(r))
+
+
+@strawberry.type(description="Whether a receipt's signature (and the facts given with it)"
+                             " check out, and why not.")
+class ReceiptVerdict:
+    ok: bool
+    reason: str
+
+    @classmethod
+    def from_model(cls, v: Verdict) -> ReceiptVerdict:
+        return cls(ok=v.ok, reason=v.reason)

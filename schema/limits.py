@@ -39,6 +39,7 @@ from graphmem.settings import Settings
 
 MAX_TOKENS = 20_000
 CACHED_DOCUMENTS = 512
+MAX_RETENTION_DAYS = 1_000_000
 
 
 @dataclass(frozen=True)
@@ -167,3 +168,11 @@ def check_limit(limit: int, settings: Settings) -> int:
     if not 1 <= limit <= settings.api_max_page:
         raise InvalidInput(f"limit must be between 1 and {settings.api_max_page}, got {limit}")
     return limit
+
+
+def check_days(days: float | None) -> float | None:
+    """A retention period a date can hold (the service layer refuses zero and negatives)."""
+    if days is not None and days > MAX_RETENTION_DAYS:
+        raise InvalidInput(f"a retention period is at most {MAX_RETENTION_DAYS:,} days, got"
+                           f" {days:g}")
+    return days

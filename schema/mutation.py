@@ -7,6 +7,7 @@ from graphmem.schema.enums import PolicyMode
 from graphmem.schema.fields import GraphInfo, SpaceArg, run
 from graphmem.schema.graph_types import Entity
 from graphmem.schema.inputs import FactInput, SourceRankInput
+from graphmem.schema.limits import check_days
 from graphmem.schema.scalars import JSON
 from graphmem.schema.types import ChangeResult, Policy, PolicyResult, RememberResult
 
@@ -90,7 +91,32 @@ class Mutation:
                                      " (days; default: the space's, else the setting).")
     async def purge(self, info: GraphInfo, space: SpaceArg,
                     retention_days: float | None = None) -> JSON:
-        return JSON(await run(info, space, retention_days=retention_days))
+        return JSON(await run(info, space, retention_days=check_days(retention_days)))
+
+    @strawberry.mutation(description="Set the space's retention period for purge, in days"
+                                     " (admin capability); null: back to the default.")
+    async def set_retention(self, info: GraphInfo, space: SpaceArg,
+                            days: float | None = None) -> ChangeResult:
+        return ChangeResult(message=await run(info, space, days=check_days(days)))
+
+    @strawberry.mutation(description="A signed statement of the space's ACTIVE facts (or those"
+                                     " of some subjects) and of the audit chain's head.")
+    async def attest(self, info: GraphInfo, space: SpaceArg,
+                     subjects: list[str] | None = None) -> JSON:
+        return JSON(await run(info, space, subjects=subjects))
+
+    @strawberry.mutation(description="Erase every space of one user (`user`, or `tenant/user`"
+                                     " in your tenant) from both stores; one signed receipt"
+                                     " (delete capability, and the key must hold the whole"
+                                     " user).")
+    async def erase_user(self, info: GraphInfo, user: str) -> JSON:
+        return JSON(await run(info, user))
+
+    @strawberry.mutation(description="Erase every space of your tenant, named to confirm, from"
+                                     " both stores; one signed receipt (delete capability; a"
+                                     " key for the whole tenant).")
+    async def erase_tenant(self, info: GraphInfo, tenant: str) -> JSON:
+        return JSON(await run(info, tenant))
 
     @strawberry.mutation(description="Set the space's source policy (admin capability).")
     async def set_reconcile_policy(self, info: GraphInfo, space: SpaceArg, mode: PolicyMode,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 import strawberry
-from graphmem.schema.audit_types import AuditEntry, AuditReport
+from graphmem.schema.audit_types import AuditEntry, AuditReport, ReceiptVerdict
 from graphmem.schema.enums import ConflictStatus, Status
 from graphmem.schema.fields import GraphInfo, SpaceArg, page, run, settings
 from graphmem.schema.graph_types import (
@@ -18,6 +18,7 @@ from graphmem.schema.graph_types import (
 from graphmem.schema.inputs import EntityRefInput
 from graphmem.schema.limits import check_hops, check_limit
 from graphmem.schema.pagination import Connection
+from graphmem.schema.scalars import JSON
 from graphmem.schema.types import Conflict, Fact, History, Policy, SpaceStats
 
 from graphmem import model
@@ -136,3 +137,23 @@ class Query:
     @strawberry.field(description="Counts of active, flagged and retired facts and conflicts.")
     async def stats(self, info: GraphInfo, space: SpaceArg) -> SpaceStats:
         return SpaceStats.from_model(await run(info, space))
+
+    @strawberry.field(description="The current signing public key (PEM): all a third party"
+                                  " needs to check a receipt (read capability; a key for the"
+                                  " whole tenant).")
+    async def export_public_key(self, info: GraphInfo) -> str:
+        return str(await run(info, None))
+
+    @strawberry.field(description="Check a receipt's signature, and the facts given with it:"
+                                  " against `publicKey` alone when given (PEM, base64 or hex),"
+                                  " else against this deployment's keys, retired ones included"
+                                  " (verify capability; a key for the whole tenant).")
+    async def verify_receipt(self, info: GraphInfo, receipt: JSON,
+                             public_key: str | None = None) -> ReceiptVerdict:
+        return ReceiptVerdict.from_model(await run(info, None, receipt=receipt,
+                                                   public_key=public_key))
+
+    @strawberry.field(description="A receipt issued earlier in your tenant, by its id (a key"
+                                  " for the whole tenant).")
+    async def receipt(self, info: GraphInfo, id: strawberry.ID) -> JSON:
+        return JSON(await run(info, None, id=str(id)))

@@ -55,6 +55,37 @@ class Principal:
         except ValueError as e:
             raise InvalidInput(str(e)) from None
 
+    def tenant_space(self, raw: str | None) -> Space:
+        """The tenant a request names (default: the principal's own) as its default space;
+        another tenant is denied, except to the local admin."""
+        tenant = self.tenant if raw is None else raw
+        if tenant != self.tenant and not self.local:
+            raise AccessDenied(f"tenant {raw!r} is not {self.name!r}'s tenant")
+        try:
+            return Space(tenant)
+        except ValueError as e:
+            raise InvalidInput(str(e).replace("space tenant", "tenant")) from None
+
+    def user_space(self, raw: str) -> Space:
+        """The user a request names, `user` in the principal's tenant or `tenant/user`
+        naming its own tenant, as that user's default space."""
+        parts = raw.split("/")
+        if len(parts) > 2 or not all(parts):
+            raise InvalidInput(f"user {raw!r} is invalid: name a user (`user`, or"
+                               " `tenant/user` in your own tenant)")
+        tenant = self.tenant_space(parts[0] if len(parts) == 2 else None).tenant
+        try:
+            return Space(tenant, parts[-1])
+        except ValueError as e:
+            raise InvalidInput(str(e)) from None
+
+    def holds_user(self, space: Space) -> bool:
+        """In scope for every space of the space's user: the tenant's, and allowed either
+        the whole tenant or that user as a whole (`alice`, not just `alice/bot`)."""
+        if space.tenant != self.tenant and not self.local:
+            return False
+        return self.spaces is None or space.user in self.spaces
+
     def admits(self, space: Space) -> bool:
         """In scope: the principal's tenant and, when restricted, one of its allowed spaces."""
         if space.tenant != self.tenant and not self.local:

@@ -21,8 +21,12 @@ def value_key(value: str) -> str:
 
 
 def _time(value: Any) -> datetime | None:
+    """A stored time as a datetime: reads send ISO strings (cheap to parse), older
+    statements and writes' own rows send driver DateTimes."""
     if value is None:
         return None
+    if isinstance(value, str):
+        return datetime.fromisoformat(value)
     if isinstance(value, NeoDateTime):
         return value.to_native()
     if isinstance(value, datetime):
@@ -48,17 +52,24 @@ def fact_to_row(fact: Fact, **extra: Any) -> dict[str, Any]:
     return {k: v for k, v in row.items() if v is not None}
 
 
+def _or(row: dict[str, Any], key: str, default: str) -> Any:
+    """The stored value, or the default when the property is missing: explicit column
+    lists return a missing property as null, `{.*}` leaves it out."""
+    value = row.get(key)
+    return default if value is None else value
+
+
 def row_to_fact(row: dict[str, Any]) -> Fact:
     proposed = row.get("proposed_action")
     return Fact(
         id=row["id"], space=row["space"], subject=row["subject"], value=row["value"],
-        scope=row.get("scope", "global"), kind=Kind(row.get("kind", "state")),
-        time_ref=TimeRef(row.get("time_ref", "current")), status=Status(row["status"]),
-        confidence=row.get("confidence"), source=row.get("source", ""),
-        source_ref=row.get("source_ref", ""), raw=row.get("raw", ""),
+        scope=_or(row, "scope", "global"), kind=Kind(_or(row, "kind", "state")),
+        time_ref=TimeRef(_or(row, "time_ref", "current")), status=Status(row["status"]),
+        confidence=row.get("confidence"), source=_or(row, "source", ""),
+        source_ref=_or(row, "source_ref", ""), raw=_or(row, "raw", ""),
         metadata=json.loads(row.get("metadata") or "{}"), category=row.get("category"),
         head=row.get("head"), relation=row.get("relation"), tail=row.get("tail"),
-        cardinality=Cardinality(row.get("cardinality", "one")),
+        cardinality=Cardinality(_or(row, "cardinality", "one")),
         proposed_action=Action(proposed) if proposed else None,
         valid_from=_time(row.get("valid_from")), valid_to=_time(row.get("valid_to")),
         recorded_at=_time(row.get("recorded_at")), retired_at=_time(row.get("retired_at")),

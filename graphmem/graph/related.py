@@ -13,8 +13,16 @@ from neo4j import ManagedTransaction
 
 from graphmem.errors import InvalidInput
 from graphmem.graph.driver import GraphDriver
+from graphmem.graph.entities import Entity
 from graphmem.graph.paths import Bounds, Edge, Path, Related, provenance
-from graphmem.graph.start_entities import StartSpec, find_start, lucene_query, resolve_given
+from graphmem.graph.start_entities import (
+    StartSpec,
+    check_typed,
+    find_start,
+    lucene_query,
+    resolve_given,
+    typed_keys,
+)
 from graphmem.graph.traverse import MAX_HOPS, edge_facts, traverse
 from graphmem.model import Fact
 
@@ -25,13 +33,19 @@ __all__ = ["MAX_HOPS", "Bounds", "Edge", "Path", "Related", "StartSpec", "lucene
 def _recall(tx: ManagedTransaction, space: str, question: str | None,
             given: Sequence[StartSpec] | None, hops: int, as_of: datetime | None,
             valid_at: datetime | None, bounds: Bounds) -> Related:
-    if given:
+    keys = typed_keys(given) if given else None
+    start: Sequence[Entity] | Sequence[str]
+    if keys:  # looked up by the first hop: one round trip less
+        start, how = keys, "given"
+    elif given:
         start, how = resolve_given(tx, space, given), "given"
     elif question and question.strip():
         start, how = find_start(tx, space, question)
     else:
         raise InvalidInput("recall_related needs a question or a list of entities")
-    paths, found, truncated = traverse(tx, space, start, hops, as_of, valid_at, bounds)
+    start, paths, found, truncated = traverse(tx, space, start, hops, as_of, valid_at, bounds)
+    if keys:
+        check_typed(given or (), start)
     facts = edge_facts(tx, space, paths, as_of)
     return Related(tuple(start), tuple(_validity(p, facts) for p in paths), found, facts,
                    truncated, hops, None, how)

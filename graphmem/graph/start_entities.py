@@ -68,6 +68,32 @@ def _named(tx: ManagedTransaction, space: str, name: str) -> list[Entity]:
     return [row_to_entity(r["entity"]) for r in rows]
 
 
+def typed_keys(given: Sequence[StartSpec]) -> list[str] | None:
+    """The keys of given (type, name) pairs, to look up with the first hop; None when a
+    bare name or a bad type needs resolve_given (its lookups and errors, in order)."""
+    keys: list[str] = []
+    for item in given:
+        folded = None if isinstance(item, str) else entities.fold_type(item[0])
+        if folded is None or isinstance(item, str):
+            return None
+        try:
+            keys.append(entities.entity_key(folded, entities.normalise_name(item[1])))
+        except InvalidInput:
+            return None
+    return list(dict.fromkeys(keys))
+
+
+def check_typed(given: Sequence[StartSpec], found: Sequence[Entity]) -> None:
+    """resolve_given's NotFound for the first given (type, name) that does not exist."""
+    have = {e.key for e in found}
+    for item in given:
+        if isinstance(item, str):  # typed_keys refuses these: resolve_given's path
+            continue
+        folded = entities.fold_type(item[0])
+        if entities.entity_key(str(folded), entities.normalise_name(item[1])) not in have:
+            raise NotFound(f"no entity {item[1]!r} of type {folded} in this space")
+
+
 def resolve_given(tx: ManagedTransaction, space: str, given: Sequence[StartSpec]
                   ) -> list[Entity]:
     """(type, name) pairs by composite key; a bare name matches every type of that name."""

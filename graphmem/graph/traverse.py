@@ -78,7 +78,8 @@ def _hop(walk: _Walk, rows: list[dict[str, Any]], hop: int) -> None:
         if walk.depth.get(there, hop) < hop:
             continue
         walk.depth[there] = hop
-        walk.entities.setdefault(there, row_to_entity(row["other"]))
+        if there not in walk.entities:
+            walk.entities[there] = row_to_entity(row["other"])
         edge = _edge(row)
         for path in walk.live.get(row["key"], ()):
             if there in path.keys:
@@ -94,27 +95,37 @@ def _hop(walk: _Walk, rows: list[dict[str, Any]], hop: int) -> None:
     walk.live = dict(grown)
 
 
-def traverse(tx: ManagedTransaction, space: str, start: Sequence[Entity], hops: int,
-             as_of: datetime | None, valid_at: datetime | None, bounds: Bounds
-             ) -> tuple[list[Path], dict[str, Entity], bool]:
-    """Paths of up to `hops` edges from `start`, with every entity they touch."""
+def traverse(tx: ManagedTransaction, space: str, start: Sequence[Entity] | Sequence[str],
+             hops: int, as_of: datetime | None, valid_at: datetime | None, bounds: Bounds
+             ) -> tuple[list[Entity], list[Path], dict[str, Entity], bool]:
+    """Paths of up to `hops` edges from `start`, with every entity they touch.
+
+    `start` is entities, or entity keys not yet looked up: then the first hop finds them
+    too (a round trip less), and the start entities returned are those that exist."""
     if not 1 <= hops <= MAX_HOPS:
         raise InvalidInput(f"hops must be between 1 and {MAX_HOPS}, got {hops}")
-    walk = _Walk(bounds, {e.key: 0 for e in start}, {e.key: [Path((e.key,))] for e in start},
-                 {e.key: e for e in start}, budget=bounds.expansions)
+    keys = [e if isinstance(e, str) else e.key for e in start]
+    known = {e.key: e for e in start if isinstance(e, Entity)}
+    walk = _Walk(bounds, {k: 0 for k in keys}, {k: [Path((k,))] for k in keys}, dict(known),
+                 budget=bounds.expansions)
     for hop in range(1, hops + 1):
         if not walk.live or walk.budget <= 0:
             walk.truncated = walk.truncated or bool(walk.live and walk.budget <= 0)
             break
         limit = walk.row_limit()
-        rows = plain(tx, "graph/expand", space=space, frontier=sorted(walk.live),
-                     fanout=bounds.fanout + 1, budget=limit + 1, as_of=as_of,
-                     valid_at=valid_at)[0]["rows"]
-        _hop(walk, _capped(walk, rows, limit), hop)
+        lookup = hop == 1 and len(known) < len(keys)
+        found = plain(tx, "graph/expand", space=space, frontier=sorted(walk.live),
+                      fanout=bounds.fanout + 1, budget=limit + 1, as_of=as_of,
+                      valid_at=valid_at, starts=lookup)[0]
+        if lookup:
+            fetched = {r["key"]: row_to_entity(r) for r in found["starts"]}
+            known = {k: known.get(k) or fetched[k] for k in keys if k in known or k in fetched}
+            walk.entities = {**known, **walk.entities}
+        _hop(walk, _capped(walk, found["rows"], limit), hop)
     walk.done += [p for paths in walk.live.values() for p in paths if p.edges]
     if len(walk.done) > bounds.paths:
         walk.truncated, walk.done = True, walk.done[: bounds.paths]
-    return walk.done, walk.entities, walk.truncated
+    return [known[k] for k in keys if k in known], walk.done, walk.entities, walk.truncated
 
 
 def edge_facts(tx: ManagedTransaction, space: str, paths: Sequence[Path],

@@ -24,7 +24,7 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from graphmem.errors import SchemaOutdated
-from graphmem.mirror.db import RelationalStore
+from graphmem.mirror.db import Cursor, RelationalStore
 from graphmem.mirror.keys import Signer, verify_signature
 
 GENESIS = "0" * 64
@@ -107,34 +107,52 @@ def _detail(detail: dict[str, Any]) -> str:
     return json.dumps(detail, sort_keys=True, separators=(",", ":"), default=str)
 
 
-def append(store: RelationalStore, signer: Signer, entries: Iterable[AuditEntry]) -> int:
-    """Append rows and move the signed head, in one transaction; returns the last seq.
+class Appender:
+    """Rows added inside a caller's relational transaction (the mirror applies outbox entries
+    and appends audit rows in one): reads the head under its lock first, moves and signs it
+    once at `finish`, so appenders in every process queue on the head and never fork."""
 
-    The head row is read first (FOR UPDATE on Postgres, BEGIN IMMEDIATE on SQLite), so
-    appenders in every process queue on it and the chain never forks.
-    """
-    with store.transaction() as cur:
-        cur.execute(_HEAD_LOCKED[store.dialect.name])
+    def __init__(self, cur: Cursor, dialect: str, signer: Signer) -> None:
+        cur.execute(_HEAD_LOCKED[dialect])
         head = cur.fetchone()
         if head is None:
             raise SchemaOutdated("the relational store has no audit tables: run"
                                  " `graphmem migrate up`")
-        seq, prev = int(head[0]), str(head[1])
+        self.cur, self.signer = cur, signer
+        self.seq, self.prev = int(head[0]), str(head[1])
+        self.added = 0
+
+    def add(self, entry: AuditEntry) -> None:
+        e = entry.stamped()
+        self.seq += 1
+        detail = _detail(e.detail)
+        digest = chain_hash(self.prev, canonical(e.at, e.space, e.caller, e.operation,
+                                                 e.outcome, detail))
+        self.cur.execute(_INSERT, (self.seq, e.at, e.tenant, e.space, e.caller, e.operation,
+                                   e.outcome, detail, self.prev, digest,
+                                   self.signer.sign(bytes.fromhex(digest)), self.signer.key_id))
+        self.prev = digest
+        self.added += 1
+
+    def finish(self) -> int:
+        """Sign the new head (when rows were added); returns the last seq."""
+        if self.added:
+            at = datetime.now(UTC).isoformat()
+            self.cur.execute(
+                "UPDATE audit_head SET seq = ?, hash = ?, at = ?, signature = ?, key_id = ?"
+                " WHERE id = 1", (self.seq, self.prev, at,
+                                  self.signer.sign(head_message(self.seq, self.prev, at)),
+                                  self.signer.key_id))
+        return self.seq
+
+
+def append(store: RelationalStore, signer: Signer, entries: Iterable[AuditEntry]) -> int:
+    """Append rows and move the signed head, in one transaction; returns the last seq."""
+    with store.transaction() as cur:
+        appender = Appender(cur, store.dialect.name, signer)
         for entry in entries:
-            e = entry.stamped()
-            seq += 1
-            detail = _detail(e.detail)
-            digest = chain_hash(prev, canonical(e.at, e.space, e.caller, e.operation,
-                                                e.outcome, detail))
-            cur.execute(_INSERT, (seq, e.at, e.tenant, e.space, e.caller, e.operation,
-                                  e.outcome, detail, prev, digest,
-                                  signer.sign(bytes.fromhex(digest)), signer.key_id))
-            prev = digest
-        at = datetime.now(UTC).isoformat()
-        cur.execute("UPDATE audit_head SET seq = ?, hash = ?, at = ?, signature = ?, key_id = ?"
-                    " WHERE id = 1",
-                    (seq, prev, at, signer.sign(head_message(seq, prev, at)), signer.key_id))
-    return seq
+            appender.add(entry)
+        return appender.finish()
 
 
 def resign_head(store: RelationalStore, signer: Signer) -> None:

@@ -115,13 +115,33 @@ class RelationalStore:
         except Exception:  # noqa: BLE001 - the connection is already broken
             self._local.conn = None
 
+    def _begin(self) -> Any:
+        """A cursor in a new transaction. A pooled connection found broken at BEGIN (the
+        server restarted, a proxy cut it) is replaced once: nothing ran on it yet."""
+        begin = "BEGIN IMMEDIATE" if self.dialect is SQLITE else "BEGIN"
+        cur = self._connection().cursor()
+        try:
+            cur.execute(begin)
+        except Exception as e:
+            if not self._is_connection_error(e):
+                raise
+            self._drop_connection()
+            try:
+                cur = self._connection().cursor()
+                cur.execute(begin)
+            except Exception as again:
+                self._drop_connection()
+                if isinstance(again, StoreUnavailable) or not self._is_connection_error(again):
+                    raise
+                raise StoreUnavailable(
+                    f"relational store {redact(self.url)} failed: {again}") from again
+        return cur
+
     @contextmanager
     def transaction(self) -> Iterator[Cursor]:
         """One transaction; a broken connection is dropped so the next call reconnects."""
-        conn = self._connection()
-        cur = conn.cursor()
+        cur = self._begin()
         try:
-            cur.execute("BEGIN IMMEDIATE" if self.dialect is SQLITE else "BEGIN")
             yield _DialectCursor(cur, self.dialect)
             cur.execute("COMMIT")
         except BaseException as e:

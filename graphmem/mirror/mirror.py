@@ -1,23 +1,36 @@
-"""The long-lived mirror of one Runtime: keys, the outbox drainer, the audit appender.
+"""The long-lived mirror of one Runtime: keys, and one worker that drains the outbox and
+appends audit rows.
 
-The drainer is a daemon thread. A write calls `notify(space)`, which wakes it at once, so the
-mirror follows within milliseconds without adding the relational store to the write's own
-latency; so does a space's first use in this process, which drains what a crash left there.
-The server calls `start()`: every space is drained at start-up and every
-GRAPHMEM_MIRROR_INTERVAL seconds. A failed drain (the relational store is down) is retried
-every interval: the graph write never waits for the store and never fails because of it, and
-the mirror catches up when it returns. `drain()` applies what is pending synchronously, for
-tests, tools and shutdown.
+Audit rows never wait on the relational store in the caller's path: an operation puts its
+row on a bounded in-memory queue (`audit`) and returns. The worker writes the queue in call
+order, many rows per relational transaction. A full queue makes callers wait (back-pressure)
+while the store keeps up; when the store is down, the oldest queued rows are dropped with an
+error log instead, so memory stays bounded and the graph goes on.
+
+Writes are not exposed to that loss: an audited call's row is committed with its outbox
+entry, in the graph transaction (see `outbox`), and whoever applies the entry appends the row
+in the same relational transaction, so it is appended exactly once even if the process dies
+right after the commit. The call itself queues only a marker (`mark`) at its place in the
+call order; the worker applies the entry there, so rows keep the order of the calls (a
+write's row may come earlier than its marker, never before the call began).
+
+The drainer side: a write calls `notify(space)`, which wakes the worker at once, so the
+mirror follows within milliseconds; so does a space's first use in this process, which
+drains what a crash left there. The server calls `start()`: every space is drained at
+start-up and every GRAPHMEM_MIRROR_INTERVAL seconds. A failed pass (the relational store is
+down) is retried every interval: the graph write never waits for the store and never fails
+because of it, and the mirror catches up when it returns. Each pass reads the pending entries
+once, applies them and the queued rows in one relational transaction, then marks the entries
+done in one graph transaction.
+
+`flush()` writes everything queued so far (verify, audit listings, attestations and `close`
+call it); `drain()` applies what is pending synchronously, for tests, tools and shutdown.
 
 A space's first use also claims it for this process's relational store (the store's id on
 its Space node): drainers apply only the entries of spaces their store claimed (or nobody
 did), so two deployments, or two test runs, that share a Neo4j but not a relational store
 never take one another's entries. In one deployment every process shares the store, and any
 of them may apply any entry.
-
-Audit rows are appended synchronously by the operation that caused them, concurrent ones in
-one transaction. If the relational store is down they wait in memory (bounded) and go in, in
-order, with the next append.
 """
 
 from __future__ import annotations
@@ -26,7 +39,10 @@ import logging
 import threading
 import time
 from collections import deque
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from itertools import islice
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
@@ -40,10 +56,24 @@ from graphmem.settings import Settings
 
 log = logging.getLogger(__name__)
 
-AUDIT_BACKLOG = 10_000
+AUDIT_QUEUE = 10_000  # queued rows and write markers held in memory at most
+AUDIT_BATCH = 2_000  # queued items written per relational transaction at most
+RECENT = 50_000  # event ids this process saw applied, remembered for the markers
 PRUNE_EVERY = 60.0
 
 EraseListener = Callable[[str, frozenset[str]], None]
+
+
+@dataclass(frozen=True)
+class Marker:
+    """A write's place in the call order; its row travels in its outbox entries, named here
+    as (space, event id)."""
+
+    events: tuple[tuple[str, str], ...]
+
+
+Item = chain.AuditEntry | Marker
+Step = chain.AuditEntry | list[outbox.OutboxEntry]
 
 
 class Mirror:
@@ -55,7 +85,7 @@ class Mirror:
         self._signer: keys.Signer | None = None
         self._cipher: FieldCipher | None = None
         self._registered = False
-        self._drain_lock = threading.Lock()
+        self._cycle_lock = threading.Lock()  # one pass at a time: worker, flush, drain
         self._state_lock = threading.Lock()
         self._dirty: set[str] = set()
         self._seen: set[str] = set()
@@ -64,13 +94,13 @@ class Mirror:
         self._wake = threading.Event()
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
-        # One relational writer at a time in this process (audit appends, mirror applies):
-        # SQLite's busy wait sleeps and backs off, a lock hands over at once.
-        self._write_lock = threading.Lock()
-        self._queue_lock = threading.Lock()
-        self._backlog: deque[tuple[int, chain.AuditEntry]] = deque()
-        self._queued = 0
-        self._written = 0
+        self._queue_cond = threading.Condition()
+        self._queue: deque[tuple[int, Item]] = deque()
+        self._ticket = 0  # the last ticket handed out
+        self._done = 0  # every item up to this ticket is written (or was dropped)
+        self._failing = False
+        self._dropped = 0
+        self._applied: dict[str, None] = {}  # recent applied event ids, oldest first
         self.erase_listeners: list[EraseListener] = []
         self.last_error: str | None = None
 
@@ -107,26 +137,184 @@ class Mirror:
     def trusted(self) -> dict[str, Ed25519PublicKey]:
         return keys.trusted_keys(self.store, self.ensure_registered().public)
 
-    # ---- the outbox --------------------------------------------------------------------------
+    # ---- the audit queue ------------------------------------------------------------------------
+    def audit(self, entry: chain.AuditEntry) -> bool:
+        """Queue a row for the chain (in call order) and return at once; True once queued.
+        `flush` waits for it."""
+        self._enqueue(entry.stamped())
+        return True
+
+    def mark(self, events: Sequence[tuple[str, str]]) -> None:
+        """A write's place in the call order: its rows are in the outbox entries `events`."""
+        if events:
+            self._enqueue(Marker(tuple(events)))
+
+    def _enqueue(self, item: Item) -> None:
+        with self._queue_cond:
+            while len(self._queue) >= AUDIT_QUEUE:
+                if self._failing or threading.current_thread() is self._thread:
+                    ticket, _ = self._queue.popleft()  # bounded memory while the store is down
+                    self._done = max(self._done, ticket)
+                    self._dropped += 1
+                    if self._dropped % 1000 == 1:
+                        log.error("audit queue full (%d) while the relational store fails: %d"
+                                  " read/denial row(s) dropped so far (writes keep theirs in"
+                                  " the outbox)", AUDIT_QUEUE, self._dropped)
+                    continue
+                self._wake.set()
+                self._queue_cond.wait(timeout=1.0)  # back-pressure while the store keeps up
+            self._ticket += 1
+            self._queue.append((self._ticket, item))
+        self._ensure_thread()
+        self._wake.set()
+
+    def flush(self) -> None:
+        """Write every row queued so far (and apply the entries they wait for); raises when
+        the relational store or Neo4j fails (the rows stay queued)."""
+        with self._queue_cond:
+            target = self._ticket
+        while True:
+            with self._queue_cond:
+                if self._done >= target:
+                    return
+            self._pass()
+
+    # ---- the outbox ------------------------------------------------------------------------------
     def drain(self, spaces: Iterable[str] | None = None) -> int:
-        """Apply the pending outbox entries of `spaces` (None: of every space) now; returns
-        how many were applied. Raises when Neo4j or the relational store fails (nothing is
-        lost: the entries stay pending)."""
-        wanted = None if spaces is None else sorted(set(spaces))
-        batch = self.settings.mirror_batch
-        with self._drain_lock:
-            total = 0
-            while True:
-                entries = outbox.pending(self.graph, self.store_id, batch, wanted)
-                if not entries:
-                    return total
-                with self._write_lock:
-                    applied = outbox.apply(self.store, self.cipher, entries)
-                outbox.mark_done(self.graph, [e.id for e in entries])
-                self._erased(applied)
-                total += len(applied)
-                if len(entries) < batch:
-                    return total
+        """Apply the pending outbox entries of `spaces` (None: of every space) now, with the
+        queued audit rows; returns how many were applied. Raises when Neo4j or the
+        relational store fails (nothing is lost: the entries stay pending)."""
+        wanted = None if spaces is None else set(spaces)
+        total = 0
+        while True:
+            applied, more = self._pass(wanted, everything=wanted is None)
+            total += applied
+            if not more:
+                return total
+
+    def _pass(self, spaces: set[str] | None = None, everything: bool = False
+              ) -> tuple[int, bool]:
+        """One pass: the pending entries of the dirty (and given) spaces and the queued
+        items, in one relational transaction. Returns (entries applied, whether more is
+        pending)."""
+        with self._cycle_lock:
+            with self._state_lock:
+                dirty, self._dirty = self._dirty, set()
+            try:
+                result = self._pass_locked(dirty | (spaces or set()), everything)
+            except BaseException:
+                with self._state_lock:
+                    self._dirty |= dirty  # retried on the next pass
+                with self._queue_cond:
+                    self._failing = True
+                    self._queue_cond.notify_all()  # waiting callers drop instead of waiting
+                raise
+            self._failing = False
+            return result
+
+    def _pass_locked(self, wanted: set[str], everything: bool) -> tuple[int, bool]:
+        with self._queue_cond:
+            t0 = self._ticket
+            for _, item in islice(self._queue, AUDIT_BATCH):
+                if isinstance(item, Marker) and not self._satisfied(item):
+                    wanted.update(space for space, _ in item.events)
+        entries: list[outbox.OutboxEntry] = []
+        if everything or wanted:
+            batch = self.settings.mirror_batch
+            entries = outbox.pending(self.graph, self.store_id, batch,
+                                     None if everything else sorted(wanted))
+        capped = len(entries) >= self.settings.mirror_batch
+        with self._queue_cond:  # read after the entries: every row queued before they
+            items = list(islice(self._queue, AUDIT_BATCH + 1))  # committed is among these
+        steps, taken, whole = self._plan(entries, items, t0, capped)
+        applied = self._write(steps) if steps else []
+        self._written(taken)
+        scheduled = [e.id for step in steps if isinstance(step, list) for e in step]
+        if scheduled:
+            outbox.mark_done(self.graph, scheduled)
+        return len(applied), capped or not whole
+
+    def _satisfied(self, marker: Marker) -> bool:
+        return all(event in self._applied for _, event in marker.events)
+
+    def _plan(self, entries: list[outbox.OutboxEntry], items: list[tuple[int, Item]], t0: int,
+              capped: bool) -> tuple[list[Step], int, bool]:
+        """The order of one pass: queued rows in call order, each write's entries (and those
+        committed before them in the space) at its marker, then the other entries. Stops at
+        a marker whose entries were not read yet; then (and when the queue holds more than
+        a batch) the other entries wait for the next pass, so no row lands before a row
+        that was queued before it."""
+        index = {e.id: i for i, e in enumerate(entries)}
+        done: set[int] = set()
+        steps: list[Step] = []
+        taken, whole = 0, len(items) <= AUDIT_BATCH
+        for ticket, item in items[:AUDIT_BATCH]:
+            if isinstance(item, Marker):
+                missing = [e for _, e in item.events if e not in index and e not in self._applied]
+                if missing and (ticket > t0 or capped):
+                    whole = False  # committed after the entries were read: next pass
+                    break
+                due: list[int] = []
+                for _, event in item.events:
+                    i = index.get(event)
+                    while i is not None and i >= 0 and i not in done and (
+                            entries[i].space == entries[index[event]].space):
+                        due.append(i)
+                        done.add(i)
+                        i -= 1
+                if due:
+                    steps.append([entries[i] for i in sorted(due)])
+            else:
+                steps.append(item)
+            taken = ticket
+        if whole:
+            rest = [e for i, e in enumerate(entries) if i not in done]
+            if rest:
+                steps.append(rest)
+        return steps, taken, whole
+
+    def _write(self, steps: list[Step]) -> list[outbox.Applied]:
+        """Rows and entries in one relational transaction; each newly applied entry's own
+        audit row goes in right after it."""
+        signer, cipher = self.ensure_registered(), self.cipher
+        now = datetime.now(UTC).isoformat()
+        applied: list[outbox.Applied] = []
+        with self.store.transaction() as cur:
+            rows = chain.Appender(cur, self.store.dialect.name, signer)
+            for step in steps:
+                if isinstance(step, chain.AuditEntry):
+                    rows.add(step)
+                    continue
+                for entry in step:
+                    done = outbox.apply_one(cur, cipher, entry, now)
+                    if done is not None:
+                        applied.append(done)
+                        row = outbox.audit_entry(entry)
+                        if row is not None:
+                            rows.add(row)
+            rows.finish()
+        for step in steps:
+            if isinstance(step, list):
+                self._remember(e.id for e in step)
+        self._committed(applied)
+        return applied
+
+    def _remember(self, ids: Iterable[str]) -> None:
+        for event in ids:
+            self._applied[event] = None
+        while len(self._applied) > RECENT:
+            del self._applied[next(iter(self._applied))]
+
+    def _committed(self, applied: list[outbox.Applied]) -> None:
+        """After the relational commit (benchmarks time the mirror's lag here)."""
+        self._erased(applied)
+
+    def _written(self, taken: int) -> None:
+        with self._queue_cond:
+            while self._queue and self._queue[0][0] <= taken:
+                self._queue.popleft()
+            self._done = max(self._done, taken)
+            self._queue_cond.notify_all()
 
     def _erased(self, applied: list[outbox.Applied]) -> None:
         """Hard deletes clear the decrypt cache and tell other caches (vectors, queries)."""
@@ -138,7 +326,7 @@ class Mirror:
 
     def notify(self, space: str) -> None:
         """A space was written (or is used for the first time by this process): wake the
-        drainer, started on first use, to apply its pending entries."""
+        worker, started on first use, to apply its pending entries."""
         with self._state_lock:
             self._dirty.add(space)
         self._ensure_thread()
@@ -185,45 +373,57 @@ class Mirror:
             self._thread.start()
 
     def close(self) -> None:
-        """Stop the drainer after a last drain of what it was told about."""
+        """Stop the worker, then write what is queued and apply what it was told about."""
         thread = self._thread
-        if thread is None:
-            return
-        self._stop.set()
-        self._wake.set()
-        thread.join(timeout=30)
-        self._thread = None
-        self._drain_pending_spaces()
-
-    def _drain_pending_spaces(self) -> None:
-        with self._state_lock:
-            spaces, self._dirty = self._dirty, set()
-            everything = self._everything
+        if thread is not None:
+            self._stop.set()
+            self._wake.set()
+            thread.join(timeout=30)
+            self._thread = None
         try:
-            if everything or spaces:
-                self.drain(None if everything else spaces)
-        except Exception as e:  # noqa: BLE001 - logged; the outbox keeps every entry
+            self.flush()
             with self._state_lock:
-                self._dirty |= spaces  # retried on the next pass
-            if str(e) != self.last_error:
-                log.warning("mirror drain failed, the outbox keeps the entries (retried every"
-                            " %ss): %s", self.settings.mirror_interval, e)
-            self.last_error = str(e)
-            return
-        if self.last_error is not None:
-            log.warning("mirror drain works again: the mirror caught up")
-        self.last_error = None
+                dirty, everything = bool(self._dirty), self._everything
+            if dirty or everything:
+                self.drain(None if everything else [])
+        except Exception as e:  # noqa: BLE001 - logged; the outbox keeps every entry
+            log.warning("mirror close: %d queued audit row(s) not written, the outbox keeps"
+                        " the entries: %s", len(self._queue), e)
 
     def _run(self) -> None:
-        pruned_at = 0.0
+        pruned_at = full_at = 0.0
         while not self._stop.is_set():
             self._wake.clear()
-            self._drain_pending_spaces()
+            everything = (self._everything
+                          and time.monotonic() - full_at >= self.settings.mirror_interval)
+            more = self._background_pass(everything)
+            if everything and self.last_error is None:
+                full_at = time.monotonic()
             if (self._everything and self.last_error is None
                     and time.monotonic() - pruned_at > PRUNE_EVERY):
                 pruned_at = time.monotonic()
                 self._prune()
-            self._wake.wait(self.settings.mirror_interval)
+            if self.last_error is not None:  # the store is down: retry every interval,
+                self._stop.wait(self.settings.mirror_interval)  # not on every queued row
+            elif not more:
+                self._wake.wait(self.settings.mirror_interval)
+
+    def _background_pass(self, everything: bool) -> bool:
+        """One pass of the worker; returns whether more is waiting. Failures are logged and
+        retried every interval."""
+        try:
+            _, more = self._pass(everything=everything)
+        except Exception as e:  # noqa: BLE001 - logged; the outbox keeps every entry
+            if str(e) != self.last_error:
+                log.warning("mirror pass failed, the outbox keeps the entries and audit rows"
+                            " wait in memory (retried every %ss): %s",
+                            self.settings.mirror_interval, e)
+            self.last_error = str(e)
+            return False
+        if self.last_error is not None:
+            log.warning("mirror pass works again: the mirror caught up")
+        self.last_error = None
+        return more
 
     def _prune(self) -> None:
         try:
@@ -232,45 +432,13 @@ class Mirror:
             log.warning("pruning applied outbox entries failed: %s", e)
 
     # ---- the audit chain -----------------------------------------------------------------------
-    def audit(self, entry: chain.AuditEntry) -> bool:
-        """Append a row; returns whether it is in the store. Rows queued by concurrent
-        callers go in together, in one transaction (group commit); if the store is down they
-        wait in memory, in order, for the next append."""
-        with self._queue_lock:
-            self._queued += 1
-            ticket = self._queued
-            if len(self._backlog) >= AUDIT_BACKLOG:
-                self._backlog.popleft()
-                log.error("audit backlog full (%d rows): the oldest unwritten row is dropped",
-                          AUDIT_BACKLOG)
-            self._backlog.append((ticket, entry.stamped()))
-        with self._write_lock:
-            return self._written >= ticket or self._flush_audit()
-
-    def _flush_audit(self) -> bool:
-        """Write the backlog (the caller holds _write_lock)."""
-        with self._queue_lock:
-            batch = list(self._backlog)
-        if not batch:
-            return True
-        try:
-            chain.append(self.store, self.ensure_registered(), [e for _, e in batch])
-        except Exception as e:  # noqa: BLE001 - never fails the operation being audited
-            log.warning("audit append failed; %d row(s) wait in memory: %s", len(batch), e)
-            return False
-        last = batch[-1][0]
-        with self._queue_lock:
-            while self._backlog and self._backlog[0][0] <= last:
-                self._backlog.popleft()
-        self._written = last
-        return True
-
     def verify(self, deep: bool = False) -> chain.ChainReport:
-        with self._write_lock:
-            self._flush_audit()
+        """Flush the queue, then check the whole chain."""
+        self.flush()
         return chain.verify_chain(self.store, self.trusted(), deep=deep)
 
     def status(self) -> dict[str, Any]:
         pending, oldest = outbox.pending_count(self.graph)
         return {"pending": pending, "oldest_pending": oldest.isoformat() if oldest else None,
-                "last_error": self.last_error, "audit_backlog": len(self._backlog)}
+                "last_error": self.last_error, "audit_backlog": len(self._queue),
+                "audit_dropped": self._dropped}

@@ -4,6 +4,12 @@
 GraphMem (these and the others, reads included) append one audit row: who called, what,
 and the outcome (ok, denied, or the error's type), never memory content. A call nested in
 another operation (remember → remember_facts) is recorded once, by the outer one.
+
+Rows are queued, not written, in the caller's path (see `Mirror`): a read or a denial adds
+its row to the mirror's queue; a call that committed graph changes has its row kept with its
+outbox entries (durable with the write; one row per entry, with the event id and counts) and
+queues only a marker of its place. Whatever reads the chain (`verify_audit`, `audit_log`,
+`attest`) flushes the queue first.
 """
 
 from __future__ import annotations
@@ -17,7 +23,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from graphmem.errors import AccessDenied, InvalidInput
 from graphmem.graph import reads
-from graphmem.mirror import audit, erasure, receipts
+from graphmem.mirror import audit, erasure, outbox, receipts
 from graphmem.mirror.keys import public_pem
 from graphmem.model import Fact, Space
 
@@ -48,18 +54,26 @@ def _audited(operation: str, fn: Callable[..., Any]) -> Callable[..., Any]:
         if _INSIDE.get():
             return fn(self, *args, **kwargs)
         token = _INSIDE.set(True)
-        self.runtime.mirror.touch(self.space.key)
+        call = outbox.AuditCall(self._caller_name(), operation, self.space.tenant)
+        call_token = outbox.CALL.set(call)
+        mirror = self.runtime.mirror
+        mirror.touch(self.space.key)
         try:
             result = fn(self, *args, **kwargs)
         except AccessDenied as e:
             self._audit(operation, "denied", {"reason": str(e)})
             raise
         except Exception as e:
+            mirror.mark(call.events)  # what did commit carries its own row
             self._audit(operation, "error", {"error": type(e).__name__})
             raise
         finally:
+            outbox.CALL.reset(call_token)
             _INSIDE.reset(token)
-        self._audit(operation, "ok", summary(result))
+        if call.events:
+            mirror.mark(call.events)  # the rows are in the committed outbox entries
+        else:
+            self._audit(operation, "ok", summary(result))
         return result
 
     return wrapper
@@ -85,10 +99,12 @@ class MirrorOperations:
         def _require(self, capability: str) -> None: ...
         def _subject(self, subject: str | None) -> str | None: ...
 
+    def _caller_name(self) -> str:
+        return str(getattr(self.caller, "name", self.caller))
+
     def _audit(self, operation: str, outcome: str, detail: dict[str, Any]) -> None:
-        name = str(getattr(self.caller, "name", self.caller))
-        self.runtime.mirror.audit(audit.AuditEntry(self.space.key, name, operation, outcome,
-                                                   detail))
+        self.runtime.mirror.audit(audit.AuditEntry(self.space.key, self._caller_name(),
+                                                   operation, outcome, detail))
 
     def drain(self) -> int:
         """Apply this space's pending outbox entries to the mirror now (a background thread
@@ -108,6 +124,7 @@ class MirrorOperations:
         self._require("verify")
         if not 1 <= limit <= 10_000:
             raise InvalidInput("limit must be between 1 and 10000")
+        self.runtime.mirror.flush()
         return audit.listing(self.runtime.store, self.space.tenant, limit, before, operation)
 
     # ---- decisions and receipts ----------------------------------------------------------------
@@ -138,6 +155,7 @@ class MirrorOperations:
         self._require("read")
         names, facts = self._active_of(subjects)
         mirror = self.runtime.mirror
+        mirror.flush()  # the head it signs covers every row queued before
         head = self.runtime.store.query("SELECT seq, hash FROM audit_head WHERE id = 1")
         fields = {"subjects": names or None, "audit_seq": int(head[0][0]) if head else 0,
                   "audit_hash": str(head[0][1]) if head else audit.GENESIS}

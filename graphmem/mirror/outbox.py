@@ -7,6 +7,11 @@ applies them to the relational store in one transaction (an entry whose event id
 there is skipped, so a crash between the two stores never applies anything twice), then marks
 them done in the graph.
 
+An entry committed by an audited call also carries that call's audit row (`audit`: who,
+which operation, when), stamped in the same transaction: whoever applies the entry appends
+the row to the chain in the same relational transaction, so a write's audit row survives
+a crash after the graph commit and is appended exactly once.
+
 Payloads are the graph batches themselves (`graphmem.remember.write.Batch` lists: facts,
 refines, statuses, supersedes, retracts, conflicts), so the event log replays through the
 write path's own statements (`restore`), and the mirror's facts table follows the same
@@ -20,7 +25,8 @@ import json
 import logging
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, fields
+from contextvars import ContextVar
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -28,6 +34,7 @@ from neo4j import ManagedTransaction
 from neo4j.time import DateTime as NeoDateTime
 
 from graphmem.graph.driver import GraphDriver, run
+from graphmem.mirror.audit import AuditEntry
 from graphmem.mirror.crypto import FieldCipher
 from graphmem.mirror.db import Cursor, RelationalStore
 
@@ -47,10 +54,70 @@ class OutboxEntry:
     payload: str
     created_at: datetime
     seq: int | None
+    audit: str | None = None
 
     @property
     def now(self) -> str:
         return self.created_at.isoformat()
+
+
+# ---- the audited call a transaction runs under ---------------------------------------------
+@dataclass
+class AuditCall:
+    """Set by the audit wrapper for the length of one operation: entries its transactions
+    commit keep its row (`stub`), and `events` lists them, which is where the call's row
+    sits in the audit order."""
+
+    caller: str
+    operation: str
+    tenant: str
+    events: list[tuple[str, str]] = field(default_factory=list)
+
+    def stub(self) -> str:
+        return json.dumps({"caller": self.caller, "operation": self.operation,
+                           "tenant": self.tenant, "at": datetime.now(UTC).isoformat()},
+                          sort_keys=True)
+
+
+CALL: ContextVar[AuditCall | None] = ContextVar("graphmem_audit_call", default=None)
+
+
+def stamp(tx: ManagedTransaction, space: str) -> None:
+    """Give the entries this transaction created in `space` (through statements that do not
+    go through `record`, like remember/apply) the current call's audit row."""
+    call = CALL.get()
+    if call is None:
+        return
+    rows = run(tx, "mirror/outbox_stamp", space=space, audit=call.stub())
+    call.events.extend((space, str(r["id"])) for r in rows)
+
+
+def stamped(fn: Any, space: str) -> Any:
+    """A transaction function that stamps its outbox entries (see `stamp`) before commit."""
+    def tx_fn(tx: ManagedTransaction, *args: Any) -> Any:
+        result = fn(tx, *args)
+        stamp(tx, space)
+        return result
+
+    return tx_fn
+
+
+def audit_entry(entry: OutboxEntry) -> AuditEntry | None:
+    """The audit row an entry carries, with ids and counts from its payload (never content);
+    None for entries no audited call made."""
+    if not entry.audit:
+        return None
+    stub = json.loads(entry.audit)
+    payload = json.loads(entry.payload)
+    detail: dict[str, Any] = {"event": entry.id, "kind": entry.kind}
+    if entry.kind == "remember":
+        detail["count"] = len(payload.get("results", []))
+    elif entry.kind == "erase":
+        detail.update(scope=payload.get("scope"), facts=len(payload.get("facts", [])))
+    elif entry.kind == "settle":
+        detail["batches"] = len(payload.get("batches", []))
+    return AuditEntry(entry.space, str(stub.get("caller", "")), str(stub.get("operation", "")),
+                      "ok", detail, str(stub.get("tenant", "")), str(stub.get("at", "")))
 
 
 # ---- writing entries (inside a graph transaction) ------------------------------------------
@@ -72,10 +139,14 @@ def new_event_id() -> str:
 
 def record(tx: ManagedTransaction, space: str, kind: str, payload: dict[str, Any],
            now: datetime) -> str:
-    """Add an entry in the caller's transaction, which must hold the space's lock."""
+    """Add an entry in the caller's transaction, which must hold the space's lock (with the
+    current audited call's row, if any)."""
     event_id = new_event_id()
+    call = CALL.get()
     run(tx, "mirror/outbox_add", id=event_id, space=space, kind=kind, payload=encode(payload),
-        now=now)
+        now=now, audit=call.stub() if call is not None else None)
+    if call is not None:
+        call.events.append((space, event_id))
     return event_id
 
 
@@ -105,7 +176,7 @@ def pending(graph: GraphDriver, store: str, limit: int, spaces: Sequence[str] | 
     rows = graph.read("mirror/pending", store=store, limit=limit,
                       spaces=None if spaces is None else list(spaces))
     return [OutboxEntry(r["id"], r["space"], r["kind"], r["payload"], _native(r["created_at"]),
-                        r["seq"]) for r in rows]
+                        r["seq"], r["audit"]) for r in rows]
 
 
 def store_id(store: RelationalStore) -> str:
@@ -207,21 +278,22 @@ class Applied:
 def apply(store: RelationalStore, cipher: FieldCipher, entries: Iterable[OutboxEntry]
           ) -> list[Applied]:
     """Apply entries in one relational transaction; those already there are skipped."""
-    applied: list[Applied] = []
-    now = datetime.now(UTC).isoformat()
     with store.transaction() as cur:
-        for entry in entries:
-            inserted = cur.execute(
-                "INSERT INTO events (event_id, space, kind, payload, created_at, applied_at,"
-                " graph_seq) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING",
-                (entry.id, entry.space, entry.kind, cipher.seal(entry.payload), entry.now, now,
-                 entry.seq))
-            if inserted.rowcount == 0:
-                continue
-            payload = json.loads(entry.payload)
-            erased = _apply_payload(cur, cipher, entry, payload)
-            applied.append(Applied(entry, erased))
-    return applied
+        return [done for entry in entries if (done := apply_one(cur, cipher, entry))]
+
+
+def apply_one(cur: Cursor, cipher: FieldCipher, entry: OutboxEntry,
+              now: str | None = None) -> Applied | None:
+    """Apply one entry in the caller's transaction; None when the mirror already has it."""
+    inserted = cur.execute(
+        "INSERT INTO events (event_id, space, kind, payload, created_at, applied_at,"
+        " graph_seq) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING",
+        (entry.id, entry.space, entry.kind, cipher.seal(entry.payload), entry.now,
+         now or datetime.now(UTC).isoformat(), entry.seq))
+    if inserted.rowcount == 0:
+        return None
+    payload = json.loads(entry.payload)
+    return Applied(entry, _apply_payload(cur, cipher, entry, payload))
 
 
 def _apply_payload(cur: Cursor, cipher: FieldCipher, entry: OutboxEntry,

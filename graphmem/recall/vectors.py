@@ -1,6 +1,7 @@
 """Fact vectors: stored on Fact nodes under the `fact_embedding` index, checked against it.
 
-Written after each write's transaction in one batched embedding call. The embedder being
+Written after each write's transaction, by the background worker (embed_worker.py) or, with
+GRAPHMEM_EMBED_BACKGROUND=off, inside the write call. The embedder being
 down never fails a write: the facts stay without a vector, are still found by full-text,
 and the log says so.
 """
@@ -88,6 +89,8 @@ class VectorIndex:
             return 0
         try:
             rows = self.graph.read("recall/embed_targets", space=space, ids=fact_ids)
+            if not rows:  # erased since they were queued: do not bring the space back
+                return 0
             texts = [fact_text(r["subject"], r["value"], r["scope"]) for r in rows]
             vectors = self._vectors(texts)
             self.graph.write("recall/set_embeddings", space=space, rows=[

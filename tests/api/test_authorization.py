@@ -69,8 +69,18 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "verifyAudit": ("verify", "query { verifyAudit { ok rows } }"),
     "setReconcilePolicy": ("admin", "mutation($s: String!) { setReconcilePolicy(space: $s,"
                                     " mode: RECENCY) { message } }"),
+    "setRetention": ("admin", "mutation($s: String!) { setRetention(space: $s, days: 30)"
+                              " { message } }"),
+    "attest": ("read", 'mutation($s: String!) { attest(space: $s, subjects: ["state"]) }'),
+    "exportPublicKey": ("read", "query { exportPublicKey }"),
+    "receipt": ("read", 'query { receipt(id: "missing") }'),
+    "verifyReceipt": ("verify", "query { verifyReceipt(receipt: {}) { ok reason } }"),
+    # $s names a user (eraseUser) or a tenant (eraseTenant) rather than a space
+    "eraseUser": ("delete", "mutation($s: String!) { eraseUser(user: $s) }"),
+    "eraseTenant": ("delete", "mutation($s: String!) { eraseTenant(tenant: $s) }"),
 }
-TENANT_WIDE = {"auditLog", "verifyAudit"}  # no space argument: the caller's tenant
+# no space argument: the caller's tenant
+TENANT_WIDE = {"auditLog", "verifyAudit", "exportPublicKey", "receipt", "verifyReceipt"}
 SUBSCRIPTIONS = {"factChanged", "conflictOpened"}
 CASES = ["own space", "other space", "other tenant"]
 
@@ -95,16 +105,23 @@ def _call(api: Api, role: str, case: str, tenant: str, other: str) -> dict[str, 
     tenant's space."""
     scoped = api.key(role, tenant, ("alice",))
     wide = api.key(role, tenant)
-    space = {"own space": "alice/bot/r1", "other space": "bob/bot/r1",
-             "other tenant": f"{other}/alice/bot/r1"}[case]
+    named = {  # what `$s` is for each operation in this case
+        "space": {"own space": "alice/bot/r1", "other space": "bob/bot/r1",
+                  "other tenant": f"{other}/alice/bot/r1"}[case],
+        "eraseUser": {"own space": "alice", "other space": "bob",
+                      "other tenant": f"{other}/alice"}[case],
+        # a key limited to alice's spaces may not erase the tenant it belongs to
+        "eraseTenant": {"own space": tenant, "other space": tenant, "other tenant": other}[case],
+    }
     outcomes = {}
     for name, (capability, document) in OPERATIONS.items():
         token = wide if case == "other tenant" or (
-            name in TENANT_WIDE and case == "own space") else scoped
+            name in TENANT_WIDE | {"eraseTenant"} and case == "own space") else scoped
         # a tenant-wide operation names no space: it cannot reach another tenant at all
         in_scope = case == "own space" or (name in TENANT_WIDE and case == "other tenant")
         expected = "allowed" if capability in ROLE_CAPABILITIES[role] and in_scope else "denied"
-        body = api.gql(token, document, {} if name in TENANT_WIDE else {"s": space})
+        variables = {} if name in TENANT_WIDE else {"s": named.get(name, named["space"])}
+        body = api.gql(token, document, variables)
         denied = "FORBIDDEN" in codes(body)
         if denied:
             assert all(e["message"].startswith("Access denied: ") for e in body["errors"]), body

@@ -15,7 +15,7 @@ CALLERS: dict[str, set[str]] = {
     "graph/entity_facts": {"space", "key", "as_of", "valid_at"},
     "graph/entity_get": {"space", "key"},
     "graph/entity_history": {"space", "key", "attribute"},
-    "graph/expand": {"space", "frontier", "fanout", "budget", "as_of", "valid_at"},
+    "graph/expand": {"space", "frontier", "fanout", "budget", "as_of", "valid_at", "starts"},
     "graph/facts_by_id": {"space", "ids"},
     "graph/find_entities": {"space", "query", "limit"},
     "graph/fsck_edges": {"space", "limit"},

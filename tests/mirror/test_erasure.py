@@ -10,7 +10,7 @@ from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
-from mirror_support import mirrored, stored_bytes
+from mirror_support import mirrored, stored_bytes, wait_for
 
 from graphmem import GraphMem, verify_receipt
 from graphmem.errors import InvalidInput, NotFound, StoreUnavailable
@@ -77,8 +77,8 @@ def test_delete_by_fact_id_erases_it_everywhere(make: Make, mirror_runtime: Runt
     assert check_mirror(mirror_runtime, mem.key) == []
     rows = mem.audit_log(limit=5, operation="delete")
     assert rows[0].outcome == "ok"
-    assert json.loads(rows[0].detail) == {"facts": 1, "id": body["id"], "kind": "erasure",
-                                          "scope": "fact"}
+    assert json.loads(rows[0].detail) == {"event": body["event_id"], "facts": 1,
+                                          "kind": "erase", "scope": "fact"}
     assert not any(SECRET in r.detail for r in mem.audit_log(limit=100))
     assert mem.verify_audit().ok
     with pytest.raises(NotFound):
@@ -176,9 +176,10 @@ def test_purge_expired_removes_old_history_only(make: Make, mirror_runtime: Runt
     ids = history(mem)
     with pytest.raises(InvalidInput, match="no retention period"):
         mem.purge_expired()
-    assert mem.set_retention(timedelta(milliseconds=300)) == "retention: 3.47222e-06 days"
+    assert mem.set_retention(1) == "retention: 1 days"
     assert mem.purge_expired()["receipt"]["facts"] == 0, "nothing retired long enough ago"
     time.sleep(0.4)
+    assert mem.set_retention(timedelta(milliseconds=300)) == "retention: 3.47222e-06 days"
     receipt = mem.purge_expired()
     assert receipt["receipt"]["scope"] == "expired" and receipt["receipt"]["facts"] == 1
     assert set(graph_facts(mirror_runtime, mem.key)) == {ids["next"], ids["kept"]}
@@ -235,10 +236,14 @@ def test_forget_stays_soft_and_keeps_history(make: Make) -> None:
 def test_embeddings_go_with_the_fact(embedding_runtime: Runtime) -> None:
     mem = GraphMem("t-embed/u/a/r-" + str(time.time_ns()), runtime=embedding_runtime)
     fact_id = mem.remember_facts([{"subject": "city", "value": SECRET}])[0].fact_id
-    with embedding_runtime.graph.session() as s:
-        found = s.run("MATCH (f:Fact {id: $id}) RETURN f.embedding IS NOT NULL AS e",
-                      id=fact_id).single()
-        assert found is not None and found["e"]
+
+    def embedded() -> bool:  # vectors are computed in the background after the commit
+        with embedding_runtime.graph.session() as s:
+            found = s.run("MATCH (f:Fact {id: $id}) RETURN f.embedding IS NOT NULL AS e",
+                          id=fact_id).single()
+            return found is not None and bool(found["e"])
+
+    wait_for(embedded, timeout=60)
     mem.delete(fact_id=fact_id)
     with embedding_runtime.graph.session() as s:
         assert s.run("MATCH (f:Fact {id: $id}) RETURN f", id=fact_id).single() is None

@@ -157,6 +157,7 @@ def test_writes_fail_fast_when_neo4j_is_unreachable(tmp_path: Path) -> None:
     assert time.monotonic() - started < 3.0
     assert runtime.store.query("SELECT count(*) FROM events") == [(0,)]
     assert runtime.store.query("SELECT count(*) FROM mirror_facts") == [(0,)]
+    runtime.mirror.flush()  # the error's row is written in the background
     rows = runtime.store.query("SELECT operation, outcome, detail FROM audit_log")
     assert rows == [("remember_facts", "error", '{"error":"Neo4jUnavailable"}')]
     runtime.close()

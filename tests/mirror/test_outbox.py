@@ -152,7 +152,7 @@ def test_a_relational_store_that_fails_never_fails_a_write(make: Make,
     finally:
         with store.transaction() as cur:
             cur.execute("ALTER TABLE events_away RENAME TO events")
-    assert mem.drain() == 3
+    mem.drain()  # (the worker may have caught up already: it retries every interval)
     assert set(mirrored(mirror_runtime, mem.key)) == set(ids)
     assert mem.verify_audit().ok
 

@@ -105,6 +105,7 @@ def test_attest_signs_memory_and_the_audit_position(make: Make,
                                                     mirror_runtime: Runtime) -> None:
     mem = make()
     facts(mem)
+    mirror_runtime.mirror.flush()  # rows are written in the background
     head = mirror_runtime.store.query("SELECT seq, hash FROM audit_head WHERE id = 1")[0]
     receipt = mem.attest()
     body = receipt["receipt"]

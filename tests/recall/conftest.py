@@ -53,6 +53,9 @@ def make_runtime(runtime: Runtime) -> Iterator[Callable[..., Runtime]]:
 
     yield build
     for built in made:
+        worker = built.extras.pop("embed_worker", None)  # embeds what it holds, then stops
+        if worker is not None:
+            worker.close()
         if not built.settings.embedding_base_url:
             built.extras.pop("embedder", None)  # shared: the session runtime closes it
         mirror = built.extras.pop("mirror", None)  # its own drainer thread, if one started
@@ -85,8 +88,8 @@ def make_plain_mem(make_runtime: Callable[..., Runtime]) -> Iterator[Callable[..
 
     def build(settings: dict[str, Any] | None = None, **kwargs: Any) -> GraphMem:
         overrides = {"llm_base_url": None, "llm_model": None, **(settings or {})}
-        mem = GraphMem(space=f"t-{uuid.uuid4().hex[:12]}", runtime=make_runtime(**overrides),
-                       **kwargs)
+        kwargs.setdefault("space", f"t-{uuid.uuid4().hex[:12]}")
+        mem = GraphMem(runtime=make_runtime(**overrides), **kwargs)
         made.append(mem)
         return mem
 

@@ -33,6 +33,7 @@ def shown(llm: LLMServer) -> list[str]:
 def test_small_space_sends_every_fact_and_embeds_no_question(llm_mem: GraphMem,
                                                              llm: LLMServer) -> None:
     llm_mem.remember_facts([fact("plan", "Pro"), fact("region", "eu"), fact("seats", "5")])
+    llm_mem.wait_for_embeddings()
     calls = llm_mem.runtime.embedder.calls
     result = llm_mem.recall("what plan are we on?")
     assert result.method == "all"
@@ -45,6 +46,7 @@ def test_large_space_is_fused_and_cut_to_the_recall_context(llm_mem: GraphMem,
                                                             llm: LLMServer) -> None:
     crowd(llm_mem)
     llm_mem.remember_facts([fact("primary_database", "Postgres")])
+    llm_mem.wait_for_embeddings()
     calls = llm_mem.runtime.embedder.calls
     result = llm_mem.recall("what is our primary database?")
     assert result.method == "fused"
@@ -58,6 +60,7 @@ def test_large_space_is_fused_and_cut_to_the_recall_context(llm_mem: GraphMem,
 
 def test_query_embeddings_are_cached_by_exact_text(llm_mem: GraphMem) -> None:
     crowd(llm_mem, 45)
+    llm_mem.wait_for_embeddings()
     calls = llm_mem.runtime.embedder.calls
     llm_mem.recall("who owns service 7?")
     llm_mem.recall("who owns service 7?")
@@ -70,7 +73,7 @@ def test_vector_ranking_uses_the_real_model_for_meaning(llm_mem: GraphMem) -> No
     crowd(llm_mem)
     llm_mem.remember_facts([fact("primary_database", "Postgres"),
                             fact("favourite_fruit", "mango")])
-    ranker, key, pool = llm_mem._ranker(), llm_mem.key, Pool(HOT_STATUSES)
+    ranker, key, pool = llm_mem._ranked(), llm_mem.key, Pool(HOT_STATUSES)
     question = "Which RDBMS runs in production?"  # shares no word with any fact
     assert ranker.rank(key, question, pool, LEXICAL, 5).ids == ()
     top = ranker.rank(key, question, pool, VECTOR, 3).ids
@@ -80,7 +83,7 @@ def test_vector_ranking_uses_the_real_model_for_meaning(llm_mem: GraphMem) -> No
 def test_fused_ranking_keeps_what_either_ranker_found(llm_mem: GraphMem) -> None:
     crowd(llm_mem)
     llm_mem.remember_facts([fact("primary_database", "Postgres"), fact("zx_code", "q7")])
-    ranker, key, pool = llm_mem._ranker(), llm_mem.key, Pool(HOT_STATUSES)
+    ranker, key, pool = llm_mem._ranked(), llm_mem.key, Pool(HOT_STATUSES)
     fused = ranker.rank(key, "which RDBMS runs prod, and what is the zx code", pool, FUSED, 5)
     assert {llm_mem.active("primary_database")[0].id, llm_mem.active("zx_code")[0].id} <= set(
         fused.ids)
@@ -204,6 +207,7 @@ def test_embedder_down_falls_back_to_full_text_and_says_so(
     mem = make_llm_mem(settings={"embedding_base_url": closed_port_url(),
                                  "embedding_model": "test-embed", "llm_max_retries": 0})
     crowd(mem)
+    assert mem.wait_for_embeddings()
     assert "stored without vectors (still found by full-text)" in caplog.text
     mem.remember_facts([fact("primary_database", "Postgres")])
     result = mem.recall("what is our primary database?")
@@ -220,6 +224,7 @@ def test_dimension_mismatch_falls_back_to_full_text_and_says_so(
     mem = make_llm_mem(settings={"embedding_base_url": llm.url, "embedding_model": "tiny"})
     crowd(mem)
     mem.remember_facts([fact("primary_database", "Postgres")])
+    assert mem.wait_for_embeddings()
     assert "gives 8 dimensions but the fact_embedding index holds 384" in caplog.text
     result = mem.recall("what is our primary database?")
     assert result.method == "lexical"
@@ -242,6 +247,7 @@ def test_history_listing_and_checks_make_no_model_calls(llm_mem: GraphMem,
                                                         llm: LLMServer) -> None:
     llm_mem.remember_facts([fact("plan", "Pro")])
     llm_mem.remember_facts([fact("plan", "Team")])
+    llm_mem.wait_for_embeddings()
     calls = llm_mem.runtime.embedder.calls
     llm_mem.history("plan")
     llm_mem.list_memories()
@@ -269,8 +275,10 @@ def test_answer_model_failure_is_one_clear_line(llm_mem: GraphMem, llm: LLMServe
 
 def test_writes_that_change_nothing_are_not_reembedded(llm_mem: GraphMem) -> None:
     llm_mem.remember_facts([fact("plan", "Pro")])
+    llm_mem.wait_for_embeddings()
     calls = llm_mem.runtime.embedder.calls
     llm_mem.remember_facts([fact("plan", "Pro")])  # DEDUP
+    assert llm_mem.wait_for_embeddings()
     assert llm_mem.runtime.embedder.calls == calls
 
 

@@ -1,0 +1,198 @@
+"""Fact embedding, off the write path.
+
+A write commits its facts (with their search text, so full-text finds them at once) and hands
+their ids to this worker; a daemon thread embeds whatever has queued up, many writes per model
+call, and stores the vectors. The write does not wait for the model, so its latency is the
+graph's alone.
+
+Reads that rank by vector (`recall`, the extractor's context) call `wait(space)` first: it
+returns once everything queued for that space before the call is stored (or after a bounded
+wait, GRAPHMEM_EMBED_WAIT seconds; the facts still waiting are then found by full-text only,
+and the log says so). So a process reads its own writes ranked as usual.
+
+A crash can leave committed facts without vectors. The first time this worker sees a space it
+also queues the space's facts that have search text but no vector (the embedder was down, or
+the process died), so they catch up in the background.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import NamedTuple
+
+from neo4j.exceptions import DriverError, Neo4jError
+
+from graphmem.errors import GraphMemError
+from graphmem.graph.driver import GraphDriver
+
+log = logging.getLogger(__name__)
+
+# Texts per model call: one call covers any remember(text) (a message yields a few facts), and
+# a query, which waits for the call in progress (~5 ms a text on one thread), waits < 1 s.
+BATCH = 128
+BACKFILL_PAGE = 10_000
+
+Store = Callable[[str, list[str]], int]
+
+
+class EmbedWorker:
+    """One per Runtime; `submit` never blocks on the model."""
+
+    def __init__(self, graph: GraphDriver, store: Store, wait_seconds: float = 5.0,
+                 batch: int = BATCH) -> None:
+        self.graph = graph
+        self._store = store
+        self.wait_seconds = wait_seconds
+        self.batch = batch
+        self._queue: deque[_Item] = deque()
+        self._cond = threading.Condition()
+        self._submitted = 0  # tickets handed out
+        self._done = 0  # every ticket up to this one is stored (or given up on)
+        self._pending: dict[str, int] = {}  # space -> its newest ticket still queued
+        self._seen: set[str] = set()
+        self._closed = False
+        self._thread: threading.Thread | None = None
+        self.embedded = 0
+
+    def submit(self, space: str, fact_ids: Sequence[str]) -> int:
+        """Queue facts for embedding; returns a ticket that `wait` can be given."""
+        ids = list(fact_ids)
+        with self._cond:
+            if self._closed:
+                raise GraphMemError("the embedding worker is closed")
+            if space not in self._seen:
+                self._seen.add(space)
+                self._enqueue(space, [], backfill=True)
+            ticket = self._enqueue(space, ids) if ids else self._pending.get(space, self._done)
+            self._start()
+            return ticket
+
+    def wait(self, space: str, timeout: float | None = None) -> bool:
+        """Block until what was queued for `space` so far is stored; False on timeout."""
+        limit = self.wait_seconds if timeout is None else timeout
+        with self._cond:
+            ticket = self._pending.get(space)
+            if ticket is None or self._done >= ticket:
+                return True
+            deadline = time.monotonic() + limit
+            while self._done < ticket:
+                left = deadline - time.monotonic()
+                if left <= 0 or self._thread is None:
+                    log.warning("facts of space %s are still being embedded after %.1f s; this"
+                                " read ranks them by full-text only", space, limit)
+                    return False
+                self._cond.wait(left)
+            return True
+
+    def flush(self, timeout: float | None = None) -> bool:
+        """Block until everything queued so far is stored; False on timeout."""
+        with self._cond:
+            ticket = self._submitted
+            deadline = None if timeout is None else time.monotonic() + timeout
+            while self._done < ticket and self._thread is not None:
+                left = None if deadline is None else deadline - time.monotonic()
+                if left is not None and left <= 0:
+                    return False
+                self._cond.wait(left)
+            return self._done >= ticket
+
+    def close(self, timeout: float | None = 60.0) -> None:
+        """Embed what is queued (bounded), then stop; what is left is backfilled later."""
+        self.flush(timeout)
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+            thread = self._thread
+        if thread is not None:
+            thread.join(timeout=5)
+
+    # ---- the thread --------------------------------------------------------------------------
+    def _enqueue(self, space: str, ids: list[str], backfill: bool = False) -> int:
+        """Readers wait for writes only: a backfill gets a ticket but no pending mark."""
+        self._submitted += 1
+        ticket = self._submitted
+        self._queue.append(_Item(ticket, space, ids, backfill))
+        if not backfill:
+            self._pending[space] = ticket
+        self._cond.notify_all()
+        return ticket
+
+    def _start(self) -> None:
+        if self._thread is None:
+            self._thread = threading.Thread(target=self._run, name="graphmem-embed",
+                                            daemon=True)
+            self._thread.start()
+
+    def _run(self) -> None:
+        while True:
+            with self._cond:
+                while not self._queue and not self._closed:
+                    self._cond.wait()
+                if not self._queue:
+                    return
+                work = list(self._queue)
+                self._queue.clear()
+            tried: dict[str, set[str]] = {}
+            for space, ids in _by_space([w for w in work if not w.backfill]):
+                self._embed(space, ids)
+                tried[space] = set(ids)
+            for item in work:
+                if item.backfill:
+                    self._backfill(item.space, tried.get(item.space, set()))
+            with self._cond:
+                self._done = max(self._done, work[-1].ticket)
+                for space, ticket in list(self._pending.items()):
+                    if ticket <= self._done:
+                        del self._pending[space]
+                self._cond.notify_all()
+
+    def _embed(self, space: str, ids: list[str]) -> int:
+        stored = 0
+        for start in range(0, len(ids), self.batch):
+            try:
+                stored += self._store(space, ids[start:start + self.batch])
+            except Exception:  # noqa: BLE001 - the thread must outlive any one failure
+                log.exception("embedding %d fact(s) of space %s failed", len(ids), space)
+        self.embedded += stored
+        return stored
+
+    def _backfill(self, space: str, tried: set[str]) -> None:
+        """Facts left without a vector (not those just tried); another page follows while
+        the embedder keeps up."""
+        found = self._unembedded(space)
+        ids = [i for i in found if i not in tried]
+        if self._embed(space, ids) and len(found) == BACKFILL_PAGE:
+            with self._cond:
+                if not self._closed:
+                    self._enqueue(space, [], backfill=True)
+
+    def _unembedded(self, space: str) -> list[str]:
+        try:
+            rows = self.graph.read("recall/unembedded", space=space, limit=BACKFILL_PAGE)
+        except (GraphMemError, Neo4jError, DriverError) as e:
+            log.error("could not look for facts of space %s lacking vectors: %s", space, e)
+            return []
+        if rows:
+            log.info("space %s: %d fact(s) lack a vector; embedding them", space, len(rows))
+        return [r["id"] for r in rows]
+
+
+class _Item(NamedTuple):
+    ticket: int
+    space: str
+    ids: list[str]
+    backfill: bool
+
+
+def _by_space(work: list[_Item]) -> list[tuple[str, list[str]]]:
+    """Queued ids grouped per space in first-queued order, duplicates dropped."""
+    grouped: dict[str, dict[str, None]] = {}
+    for _, space, ids, _ in work:
+        bucket = grouped.setdefault(space, {})
+        for i in ids:
+            bucket.setdefault(i, None)
+    return [(space, list(ids)) for space, ids in grouped.items()]

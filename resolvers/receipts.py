@@ -1,0 +1,51 @@
+"""Receipts: attestations, stored receipts, the public key, and checking a receipt."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from graphmem.resolvers.guard import Call
+from graphmem.resolvers.registry import operation
+
+from graphmem.mirror import receipts
+from graphmem.mirror.keys import load_public_key
+from graphmem.mirror.receipts import Verdict
+
+
+@operation("attest", "read")
+def attest(call: Call, subjects: Sequence[str] | None = None) -> dict[str, Any]:
+    """A signed statement of the space's ACTIVE facts (or some subjects') right now."""
+    return call.mem().attest(subjects)
+
+
+@operation("receipt", "read", reach="tenant")
+def receipt(call: Call, id: str) -> dict[str, Any]:
+    """A receipt issued earlier in the caller's tenant (any of its spaces)."""
+    return call.mem().receipt(id)
+
+
+@operation("exportPublicKey", "read", reach="tenant")
+def export_public_key(call: Call) -> str:
+    return call.mem().export_public_key()
+
+
+@operation("verifyReceipt", "verify", reach="tenant")
+def verify_receipt(call: Call, receipt: Mapping[str, Any],
+                   public_key: str | None = None) -> Verdict:
+    """Against the given public key alone (what a third party does), else against this
+    deployment's signing keys, retired ones included."""
+    key = None if public_key is None else load_public_key(public_key)  # or InvalidInput
+    if not _shaped(receipt):
+        return Verdict(False, "not a receipt: it needs `receipt` (an object with a string"
+                              " key_id) and a string `signature`")
+    if key is not None:
+        return receipts.verify_receipt(receipt, key)
+    return call.mem().verify_receipt(receipt)
+
+
+def _shaped(given: Mapping[str, Any]) -> bool:
+    """The JSON shape the checker reads (its values may still be anything a client sent)."""
+    body = given.get("receipt")
+    return (isinstance(body, Mapping) and isinstance(body.get("key_id"), str)
+            and isinstance(given.get("signature"), str))

@@ -1,0 +1,136 @@
+"""Fact embedding runs after the write returns, on the real model and a real Neo4j: writes do
+not wait for it, ranked reads of the same process do (bounded), closing embeds what is queued,
+and facts a crash left without vectors are found and embedded."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable, Iterator
+from typing import Any
+
+import pytest
+
+from graphmem import GraphMem
+from graphmem.embeddings import Embeddings
+from graphmem.graph.driver import GraphDriver
+
+
+def fact(subject: str, value: str) -> dict[str, Any]:
+    return {"subject": subject, "value": value, "confidence": 0.95}
+
+
+def crowd(mem: GraphMem, n: int = 60) -> None:
+    """More facts than GRAPHMEM_RECALL_CONTEXT, so recall ranks by vector."""
+    mem.remember_facts([fact(f"service_{i}_owner", f"team {i}") for i in range(n)])
+
+
+def cypher(graph: GraphDriver, statement: str, **params: Any) -> list[dict[str, Any]]:
+    with graph.session() as session:
+        return [r.data() for r in session.run(statement, params)]
+
+
+def has_vector(graph: GraphDriver, fact_ids: list[str]) -> list[bool]:
+    rows = cypher(graph, "MATCH (f:Fact) WHERE f.id IN $ids RETURN f.id AS id,"
+                  " f.embedding IS NOT NULL AND f.vector_seq IS NOT NULL AS yes", ids=fact_ids)
+    found = {r["id"]: r["yes"] for r in rows}
+    return [bool(found.get(i)) for i in fact_ids]
+
+
+class Gate:
+    """Holds the background worker's model calls until opened (the real model runs after)."""
+
+    def __init__(self, embeddings: Embeddings, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.open = threading.Event()
+        self.entered = threading.Event()
+        real = embeddings.documents
+
+        def held(texts: Any) -> Any:
+            if threading.current_thread().name == "graphmem-embed":  # not a query's call
+                self.entered.set()
+                self.open.wait(30)
+            return real(texts)
+
+        monkeypatch.setattr(embeddings, "documents", held)
+
+
+@pytest.fixture
+def gated(make_plain_mem: Callable[..., GraphMem], monkeypatch: pytest.MonkeyPatch
+          ) -> Iterator[tuple[GraphMem, Gate]]:
+    mem = make_plain_mem()
+    gate = Gate(mem.runtime.embedder, monkeypatch)
+    yield mem, gate
+    gate.open.set()
+
+
+def test_a_write_returns_before_its_facts_are_embedded(gated: tuple[GraphMem, Gate]) -> None:
+    mem, gate = gated
+    results = mem.remember_facts([fact("plan", "Pro"), fact("region", "eu")])
+    ids = [r.fact_id for r in results if r.fact_id]
+    assert gate.entered.wait(10)  # the worker is inside the model call, the write is back
+    assert has_vector(mem.graph, ids) == [False, False]
+    assert [f.value for f in mem.active("plan")] == ["Pro"]  # readable at once
+    gate.open.set()
+    assert mem.wait_for_embeddings(30)
+    assert has_vector(mem.graph, ids) == [True, True]
+
+
+def test_recall_waits_for_the_vectors_of_its_own_writes(gated: tuple[GraphMem, Gate]) -> None:
+    mem, gate = gated
+    crowd(mem)
+    mem.remember_facts([fact("primary_database", "Postgres")])
+    threading.Timer(0.3, gate.open.set).start()
+    result = mem.recall("Which RDBMS runs in production?")  # no word in common with the fact
+    assert result.method == "fused"
+    assert result.facts[0].fact.subject == "primary_database"
+
+
+def test_a_read_waits_no_longer_than_embed_wait_then_ranks_by_full_text(
+        make_plain_mem: Callable[..., GraphMem], monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    mem = make_plain_mem(settings={"embed_wait": 0.2})
+    gate = Gate(mem.runtime.embedder, monkeypatch)
+    try:
+        crowd(mem)
+        mem.remember_facts([fact("primary_database", "Postgres")])
+        assert gate.entered.wait(10)
+        with caplog.at_level(logging.WARNING, logger="graphmem.recall.embed_worker"):
+            result = mem.recall("what is the primary database?")
+        assert "still being embedded after 0.2 s" in caplog.text
+        assert result.facts[0].fact.subject == "primary_database"  # full-text found it
+    finally:
+        gate.open.set()
+
+
+def test_closing_embeds_what_is_still_queued(make_plain_mem: Callable[..., GraphMem],
+                                             monkeypatch: pytest.MonkeyPatch) -> None:
+    mem = make_plain_mem()
+    gate = Gate(mem.runtime.embedder, monkeypatch)
+    ids = [r.fact_id for r in mem.remember_facts([fact("plan", "Pro")]) if r.fact_id]
+    assert gate.entered.wait(10)
+    threading.Timer(0.2, gate.open.set).start()
+    mem.runtime.extras.pop("embed_worker").close()
+    assert has_vector(mem.graph, ids) == [True]
+
+
+def test_facts_left_without_vectors_are_embedded_by_the_next_process(
+        make_plain_mem: Callable[..., GraphMem]) -> None:
+    first = make_plain_mem()
+    ids = [r.fact_id for r in first.remember_facts([fact(f"k{i}", f"v{i}") for i in range(5)])
+           if r.fact_id]
+    assert first.wait_for_embeddings(30)
+    cypher(first.graph, "MATCH (f:Fact) WHERE f.id IN $ids"  # as if the process died first
+           " REMOVE f.embedding, f.vector_seq", ids=ids)
+    assert has_vector(first.graph, ids) == [False] * 5
+    later = make_plain_mem(space=first.key)  # another process's first write to the space
+    later.remember_facts([fact("plan", "Pro")])
+    assert later.wait_for_embeddings(30)
+    assert has_vector(first.graph, ids) == [True] * 5
+
+
+def test_embed_background_off_embeds_inside_the_write(
+        make_plain_mem: Callable[..., GraphMem]) -> None:
+    mem = make_plain_mem(settings={"embed_background": False})
+    ids = [r.fact_id for r in mem.remember_facts([fact("plan", "Pro")]) if r.fact_id]
+    assert has_vector(mem.graph, ids) == [True]
+    assert "embed_worker" not in mem.runtime.extras
