@@ -71,6 +71,11 @@ class EmbedWorker:
             self._start()
             return ticket
 
+    def backlog(self) -> int:
+        """Fact ids queued and not yet taken by the thread (backfills not counted)."""
+        with self._cond:
+            return sum(len(item.ids) for item in self._queue)
+
     def wait(self, space: str, timeout: float | None = None) -> bool:
         """Block until what was queued for `space` so far is stored; False on timeout."""
         limit = self.wait_seconds if timeout is None else timeout

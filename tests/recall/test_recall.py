@@ -236,6 +236,7 @@ def test_remote_embeddings_endpoint_is_used_when_configured(
         make_llm_mem: Callable[..., GraphMem], llm: LLMServer) -> None:
     mem = make_llm_mem(settings={"embedding_base_url": llm.url, "embedding_model": "remote"})
     crowd(mem)
+    assert mem.wait_for_embeddings()
     assert llm.count("embeddings") == 1  # one batched call for the 60 new facts
     result = mem.recall("who owns service 12?")
     assert result.method == "fused"

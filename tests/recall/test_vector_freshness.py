@@ -67,10 +67,12 @@ def test_a_refined_fact_is_ranked_by_its_new_value(mem: GraphMem) -> None:
 
 def test_the_cache_pages_through_everything_stored(mem: GraphMem) -> None:
     crowd(mem, 45)
+    assert mem.wait_for_embeddings()
     cache = VectorCache(mem.graph, budget=1000, page=7)
     entry = cache.space(mem.key, 384)
     assert entry is not None and len(entry) == 45
     mem.remember_facts([fact("primary_database", "Postgres")])
+    assert mem.wait_for_embeddings()
     again = cache.space(mem.key, 384)
     assert again is entry and len(entry) == 46
 
