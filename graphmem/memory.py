@@ -222,14 +222,14 @@ class GraphMem(MirrorOperations):
         raise AccessDenied(f"only {source!r} or a caller with approve may write as {source!r}")
 
     def _in_write_tx(self, fn: Any, *args: Any) -> Any:
+        tx_fn = mirror_outbox.stamped(fn, self.key)  # issue 7: the audit row rides the outbox
         try:
-            # issue 7: fails fast when Neo4j is down; the call's audit row rides the outbox
-            result = self.graph.execute(mirror_outbox.stamped(fn, self.key), *args)
+            result = self.graph.execute(tx_fn, *args)  # issue 7: fails fast when Neo4j is down
         except (ServiceUnavailable, SessionExpired) as e:
             raise unavailable(self.settings, e) from e
         except Neo4jError as e:
             raise GraphMemError(f"Neo4j rejected the write: {e.message or e}") from e
-        self.runtime.mirror.notify(self.key)  # issue 7: the drainer applies the entry now
+        self.runtime.mirror.notify(self.key, tx_fn.entries)  # issue 7: applied now
         return result
 
     def prefilter(self, text: str) -> list[Result] | None:

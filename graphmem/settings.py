@@ -97,6 +97,8 @@ class Settings(BaseSettings):
     api_max_complexity: int = Field(5000, ge=10)
     api_max_page: int = Field(500, ge=1, le=10_000)
     api_max_hops: int = Field(4, ge=1, le=10)
+    api_key_cache_seconds: float = Field(5.0, ge=0, le=300, description="How long a verified"
+                                         " key is trusted without a lookup (0: never).")
 
     @field_validator("trusted_sources", "curated_sources", "critical_categories", mode="before")
     @classmethod

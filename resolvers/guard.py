@@ -8,11 +8,14 @@ the synchronous service layer runs in a worker thread so the event loop never bl
 
 from __future__ import annotations
 
+import asyncio
+import contextvars
+import functools
 import logging
 import time
-from collections.abc import AsyncGenerator, AsyncIterator
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from graphmem.resolvers.codes import code_for
 from graphmem.resolvers.context import RequestContext
@@ -26,6 +29,7 @@ from graphmem.memory import Caller, GraphMem
 from graphmem.model import Result, Space
 
 log = logging.getLogger("graphmem.api")
+T = TypeVar("T")
 
 
 @dataclass(frozen=True)
@@ -78,6 +82,14 @@ def admit(ctx: RequestContext, name: str, raw_space: str | None) -> tuple[Operat
     return op, Call(ctx, principal, space)
 
 
+async def in_worker(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+    """Run the synchronous service layer on the loop's executor (the app sizes it at start):
+    one thread hop per call, cheaper than anyio's worker threads."""
+    loop = asyncio.get_running_loop()
+    work = functools.partial(contextvars.copy_context().run, fn, *args, **kwargs)
+    return await loop.run_in_executor(None, work)
+
+
 async def _admit(ctx: RequestContext, name: str, raw_space: str | None) -> tuple[Operation, Call]:
     try:
         return admit(ctx, name, raw_space)
@@ -97,7 +109,7 @@ async def execute(ctx: RequestContext, name: str, raw_space: str | None, /,
     started = time.perf_counter()
     outcome = "ok"
     try:
-        result = await run_in_threadpool(op.fn, call, **arguments)
+        result = await in_worker(op.fn, call, **arguments)
     except Exception as e:
         outcome = code_for(e)[0]
         raise

@@ -1,17 +1,18 @@
 """GraphQL validation limits: tokens, depth, aliases and a cost budget; `hops` and pages capped.
 
 Depth, aliases and cost are measured in one walk of the parsed document, with the variables
-known, before graphql-core validates it; graphql-core's own validation is cached per document
-(no rule here depends on the request), so a repeated query is validated once. Cost: every
-field costs 1, and a field taking `first` multiplies the cost of its selection by it (the
-default page size when omitted). Introspection fields are free and add no depth.
+known. One extension does what every request repeats, each once per distinct query text:
+parsing (token-limited), graphql-core's validation (no rule depends on the request) and the
+limit walk (once per query text and integer variables, the only ones `first` can take).
+Cost: every field costs 1, and a field taking `first` multiplies the cost of its selection by
+it (the default page size when omitted). Introspection fields are free and add no depth.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from functools import partial
+from functools import lru_cache, partial
 from typing import Any
 
 from graphmem.schema.pagination import DEFAULT_PAGE
@@ -27,12 +28,9 @@ from graphql import (
     SelectionSetNode,
     VariableNode,
 )
-from strawberry.extensions import (
-    MaxTokensLimiter,
-    ParserCache,
-    SchemaExtension,
-    ValidationCache,
-)
+from graphql.language.parser import parse
+from graphql.validation import ASTValidationRule, validate
+from strawberry.extensions import SchemaExtension
 
 from graphmem.errors import InvalidInput
 from graphmem.settings import Settings
@@ -57,19 +55,57 @@ class _Walk:
     paged: frozenset[str]
 
 
-class QueryLimits(SchemaExtension):
-    """Refuses a document over its depth, alias or cost limit (BAD_USER_INPUT)."""
+class Documents:
+    """Per schema, bounded: parsed documents by query text, validation errors by document,
+    limit problems by query text and integer variables."""
 
-    def __init__(self, limits: Limits) -> None:
+    def __init__(self, limits: Limits, size: int = CACHED_DOCUMENTS) -> None:
         self.limits = limits
+        self.parse = lru_cache(maxsize=size)(partial(parse, max_tokens=MAX_TOKENS))
+        self._validate = lru_cache(maxsize=size)(_validate)
+        self._problems = lru_cache(maxsize=size)(self._check)
+
+    def errors(self, schema: Any, document: DocumentNode, query: str,
+               variables: dict[str, Any], rules: tuple[type[ASTValidationRule], ...]
+               ) -> list[GraphQLError]:
+        """Validation errors, then limit problems; fresh objects (error handling edits them)."""
+        ints = tuple(sorted((k, v) for k, v in variables.items()
+                            if isinstance(v, int) and not isinstance(v, bool)))
+        found = [*self._validate(schema, document, rules),
+                 *(GraphQLError(p) for p in self._problems(query, document, ints))]
+        return [GraphQLError(e.message, e.nodes, e.source, e.positions, e.path,
+                             e.original_error) for e in found]
+
+    def _check(self, query: str, document: DocumentNode,
+               ints: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
+        return tuple(check(document, dict(ints), self.limits))
+
+
+def _validate(schema: Any, document: DocumentNode,
+              rules: tuple[type[ASTValidationRule], ...]) -> tuple[GraphQLError, ...]:
+    return tuple(validate(schema, document, rules))
+
+
+class QueryLimits(SchemaExtension):
+    """The one extension on every request: parse and validate through the document cache,
+    and refuse a document over its token, depth, alias or cost limit (BAD_USER_INPUT). One
+    extension rather than four: each adds hook plumbing to every request."""
+
+    def __init__(self, documents: Documents) -> None:
+        self.documents = documents
+
+    def on_parse(self) -> Iterator[None]:
+        ctx = self.execution_context
+        if ctx.graphql_document is None and ctx.query:
+            ctx.graphql_document = self.documents.parse(ctx.query)
+        yield
 
     def on_validate(self) -> Iterator[None]:
         ctx = self.execution_context
-        if ctx.graphql_document is not None:
-            problems = check(ctx.graphql_document, ctx.variables or {}, self.limits)
-            if problems:
-                ctx.pre_execution_errors = [*(ctx.pre_execution_errors or []),
-                                            *(GraphQLError(p) for p in problems)]
+        if ctx.graphql_document is not None and ctx.query and ctx.pre_execution_errors is None:
+            ctx.pre_execution_errors = self.documents.errors(
+                ctx.schema._schema, ctx.graphql_document, ctx.query, ctx.variables or {},
+                tuple(ctx.validation_rules))
         yield
 
 
@@ -147,15 +183,10 @@ def _multiplier(node: FieldNode, walk: _Walk) -> int:
 
 
 def extensions(settings: Settings, paged: frozenset[str]) -> list[Callable[[], Any]]:
-    """Per-request factories; the validation cache must come before the limits."""
+    """The per-request extension factory, over one document cache for the schema."""
     limits = Limits(settings.api_max_depth, settings.api_max_aliases,
                     settings.api_max_complexity, paged)
-    return [
-        partial(MaxTokensLimiter, max_token_count=MAX_TOKENS),
-        partial(ParserCache, maxsize=CACHED_DOCUMENTS),
-        partial(ValidationCache, maxsize=CACHED_DOCUMENTS),
-        partial(QueryLimits, limits),
-    ]
+    return [partial(QueryLimits, Documents(limits))]
 
 
 def check_hops(hops: int, settings: Settings) -> int:

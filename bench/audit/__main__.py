@@ -20,11 +20,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import sys
 import tempfile
 import threading
 import time
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -104,24 +105,24 @@ class Clock:
         self.lock = threading.Lock()
 
     def install(self) -> None:
-        notify, apply = mirror_module.Mirror.notify, outbox.apply
+        notify, committed = mirror_module.Mirror.notify, mirror_module.Mirror._committed
         clock = self
 
-        def timed_notify(self: mirror_module.Mirror, space: str) -> None:
+        def timed_notify(self: mirror_module.Mirror, space: str,
+                         entries: Sequence[outbox.OutboxEntry] = ()) -> None:
             clock.local.committed = time.time()
-            notify(self, space)
+            notify(self, space, entries)
 
-        def timed_apply(*args: Any, **kwargs: Any) -> list[outbox.Applied]:
-            done = apply(*args, **kwargs)
-            now = time.time()
+        def timed_committed(self: mirror_module.Mirror, done: list[outbox.Applied]) -> None:
+            now = time.time()  # right after the relational commit that applied them
             with clock.lock:
                 for item in done:
                     for fact in json.loads(item.entry.payload).get("facts", []):
                         clock.applied[fact["id"]] = now
-            return done
+            committed(self, done)
 
         mirror_module.Mirror.notify = timed_notify  # type: ignore[method-assign]
-        outbox.apply = timed_apply
+        mirror_module.Mirror._committed = timed_committed  # type: ignore[method-assign]
 
 
 def lag(rate: float, seconds: float, threads: int, home: Path) -> dict[str, Any]:
@@ -187,15 +188,15 @@ def catch_up(entries: int, threads: int, home: Path) -> dict[str, Any]:
     runtime.migrate()
     tag = uuid.uuid4().hex[:8]
     mems = [GraphMem(f"bench-catchup-{tag}/w{i}/a/r", runtime=runtime) for i in range(threads)]
-    notify = mirror_module.Mirror.notify
-    mirror_module.Mirror.notify = lambda self, space: None  # type: ignore[method-assign]
-    try:
+    start = mirror_module.Mirror._ensure_thread
+    mirror_module.Mirror._ensure_thread = lambda self: None  # type: ignore[method-assign]
+    try:  # no worker: entries stay pending, the writes' markers wait in the audit queue
         with ThreadPoolExecutor(threads) as pool:
             list(pool.map(lambda n: mems[n % threads].remember_facts(
                 [{"subject": f"s{n % 50}", "value": f"v{n}", "confidence": 0.9}],
                 source="bench"), range(entries)))
     finally:
-        mirror_module.Mirror.notify = notify  # type: ignore[method-assign]
+        mirror_module.Mirror._ensure_thread = start  # type: ignore[method-assign]
     t = time.perf_counter()
     applied = runtime.mirror.drain([m.key for m in mems])
     rate = applied / (time.perf_counter() - t)
@@ -255,8 +256,9 @@ def main() -> None:
         f"\n\nMachine: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.1f} at the"
         " end of the run (the Neo4j server and the machine are shared with other work).")
     print(body)
-    command = "python -m bench.audit" + (" --full" if args.full else "") + (
-        " --postgres URL" if args.postgres else "")
+    shown = ["URL" if prev == "--postgres" else arg
+             for prev, arg in zip(["", *sys.argv[1:-1]], sys.argv[1:], strict=True)]
+    command = " ".join(["python -m bench.audit", *shown])
     write_section("audit", f"Command: `{command}`\n\n{body}")
 
 

@@ -4,15 +4,16 @@
     python -m bench.graph --full     # the issue's size: 100k facts, ~50k entities
     python -m bench.graph --facts 20000 --repeat 300 --keep
 
-The space is built with batches of 1,000 facts through the transaction `remember_facts`
-runs (lock, reconcile, write, projection, clustering; one per batch). The post-commit
-embedding of new facts (issue 5, tens of facts/s on this CPU and irrelevant to graph reads)
-is skipped unless `--embed` is given. Endpoints follow preferential weights (Zipf, s=0.8),
+The space is built with `remember_facts` in batches of 1,000 facts (one transaction each:
+lock, reconcile, write, projection, clustering). The post-commit embedding of new facts
+(issue 5, tens of facts/s on this CPU and irrelevant to graph reads) is skipped unless
+`--embed` is given. Endpoints follow preferential weights (Zipf, s=0.8),
 so the degree distribution is scale-free and hubs exist. Then p50/p99 of: 2-hop and 3-hop
 recall_related from random entities, an as-of active() read for one subject, history of a
 subject with 50 versions; and for each, the same Cypher statements with the same parameters
-run directly through the driver in one managed read transaction, so the ratio is graphmem's
-own overhead (sessions, Python, result objects).
+run directly through the driver the way graphmem ran them (one managed read transaction, or
+auto-commit for a single-statement read), so the ratio is graphmem's own overhead
+(sessions, Python, result objects).
 """
 
 from __future__ import annotations
@@ -30,14 +31,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from neo4j import ManagedTransaction
+import neo4j
+from neo4j import ManagedTransaction, Session
 
 from bench.results import percentile, write_section
 from graphmem import GraphMem
 from graphmem.graph.driver import GraphDriver
-from graphmem.remember.pipeline import WriteRequest, message_key, write_proposals
-from graphmem.remember.proposals import parse_proposals
-from graphmem.remember.write import WriteInfo
 from graphmem.runtime import Runtime
 
 TYPES = ("person", "service", "organisation", "project", "product", "topic")
@@ -80,16 +79,12 @@ def fact(head: int, relation: str, tail: int) -> dict[str, Any]:
 
 
 def write(mem: GraphMem, facts: list[dict[str, Any]], embed: bool) -> None:
-    """One remember_facts transaction (with --embed: remember_facts itself)."""
-    if embed:
-        mem.remember_facts(facts, source="bench")
-        return
-    info = WriteInfo(space=mem.key, source="bench", source_ref="", text="", metadata={},
-                     message_key=message_key(""), now=datetime.now(UTC))
-    req = WriteRequest(tuple(parse_proposals(facts, mem.schema)), info, mem.schema, None,
-                       False, mem.settings.confidence_floor, frozenset(),
-                       mem.settings.cluster_jaccard)
-    mem._in_write_tx(write_proposals, req)
+    """One remember_facts call (one transaction); without --embed, the post-commit
+    embedding of the new facts is left out (a no-op in its place on this instance)."""
+    if not embed:
+        assert hasattr(mem, "_index"), "GraphMem no longer embeds through _index: update"
+        mem._index = lambda fact_ids: None  # type: ignore[method-assign]
+    mem.remember_facts(facts, source="bench")
 
 
 def build(mem: GraphMem, facts: int, entities: int, embed: bool) -> float:
@@ -114,38 +109,52 @@ def versions(mem: GraphMem, embed: bool) -> list[datetime]:
 
 
 # ---- timing ------------------------------------------------------------------------------------
+Call = tuple[bool, str, dict[str, Any]]  # (auto-commit?, statement, parameters)
+
+
 @dataclass
 class Recorder:
-    """Captures the Cypher (text and parameters) an operation sends, to replay it."""
+    """Captures the Cypher (text and parameters) an operation sends, and how, to replay it."""
 
-    calls: list[tuple[str, dict[str, Any]]] = field(default_factory=list)
+    calls: list[Call] = field(default_factory=list)
 
     def __enter__(self) -> Recorder:
-        self._run = ManagedTransaction.run
-        original, calls = self._run, self.calls
+        self._tx_run, self._session_run = ManagedTransaction.run, Session.run
+        tx_run, session_run, calls = self._tx_run, self._session_run, self.calls
 
-        def run(tx: ManagedTransaction, text: Any, params: Any = None, **kw: Any) -> Any:
-            calls.append((str(text), dict(params or {}, **kw)))
-            return original(tx, text, params, **kw)
+        def in_tx(tx: ManagedTransaction, text: Any, params: Any = None, **kw: Any) -> Any:
+            calls.append((False, str(text), dict(params or {}, **kw)))
+            return tx_run(tx, text, params, **kw)
 
-        ManagedTransaction.run = run  # type: ignore[method-assign]
+        def auto(session: Session, text: Any, params: Any = None, **kw: Any) -> Any:
+            calls.append((True, str(text), dict(params or {}, **kw)))
+            return session_run(session, text, params, **kw)
+
+        ManagedTransaction.run = in_tx  # type: ignore[method-assign, assignment]
+        Session.run = auto  # type: ignore[method-assign, assignment]
         return self
 
     def __exit__(self, *exc: object) -> None:
-        ManagedTransaction.run = self._run  # type: ignore[method-assign]
+        ManagedTransaction.run = self._tx_run  # type: ignore[method-assign]
+        Session.run = self._session_run  # type: ignore[method-assign]
 
 
-def direct(graph: GraphDriver, calls: list[tuple[str, dict[str, Any]]]) -> float:
-    """The same statements straight through the driver: one managed read transaction (the
-    driver's own retry semantics, as graphmem's), no graphmem code on the way."""
+def direct(graph: GraphDriver, calls: list[Call]) -> float:
+    """The same statements straight through the driver, no graphmem code on the way:
+    auto-commit ones as auto-commit reads, the others in one managed read transaction (the
+    driver's own retry semantics, as graphmem's)."""
 
     def work(tx: ManagedTransaction) -> None:
-        for text, params in calls:
+        for _, text, params in managed:
             list(tx.run(text, params))  # records as they arrive: the cheapest way to read
 
+    managed = [c for c in calls if not c[0]]
     start = time.perf_counter()
-    with graph.session() as session:
-        session.execute_read(work)
+    with graph.session(default_access_mode=neo4j.READ_ACCESS) as session:
+        for _, text, params in (c for c in calls if c[0]):
+            list(session.run(text, params))
+        if managed:
+            session.execute_read(work)
     return time.perf_counter() - start
 
 
@@ -201,16 +210,18 @@ def hop_note(results: list[Any]) -> str:
 
 def run(mem: GraphMem, facts: int, entities: int, repeat: int, embed: bool,
         reuse: bool = False) -> str:
+    after: list[datetime]
     if reuse:  # a space kept by an earlier run (--keep): time the reads only
         built = float("nan")
-        after = [e.fact.recorded_at for e in mem.history("entity_0_status").entries]
-        assert len(after) == VERSIONS and all(after), "not a bench/graph space"
+        after = [e.fact.recorded_at for e in mem.history("entity_0_status").entries
+                 if e.fact.recorded_at is not None]
+        assert len(after) == VERSIONS, "not a bench/graph space"
     else:
         built = build(mem, facts, entities, embed)
         after = versions(mem, embed)
-    counts = mem.graph.read("graph/snapshot", space=mem.key)[0]
-    stats = (f"{facts + VERSIONS:,} facts, {len(mem.entities()):,} entities,"
-             f" {len(counts['edges']):,} typed edges, {len(counts['about']):,} ABOUT edges;"
+    counts = mem.graph.read("graph/counts", space=mem.key)[0]
+    stats = (f"{counts['facts']:,} facts, {counts['entities']:,} entities,"
+             f" {counts['edges']:,} typed edges, {counts['about']:,} ABOUT edges;"
              + (f" built in {built:.0f} s ({facts / built:,.0f} facts/s)" if built == built
                 else " (built earlier)"))
     print("  " + stats, flush=True)
@@ -236,8 +247,8 @@ def run(mem: GraphMem, facts: int, entities: int, repeat: int, embed: bool,
         " timings ended; Neo4j shares them.", "",
         "p50 / p99 in ms. *API*: the public GraphMem call, which also appends an audit row"
         " (issue 7); *core*: the same operation without that row; *Cypher*: the statements"
-        " the core call sent, replayed straight through the driver in one managed read"
-        " transaction.", "",
+        " the core call sent, replayed straight through the driver the way graphmem sent"
+        " them (auto-commit, or one managed read transaction).", "",
         "| operation | API | core | direct Cypher | core ÷ Cypher (p50) | |",
         "| --- | ---: | ---: | ---: | ---: | --- |",
         *(r.row() for r in rows), "",
@@ -266,23 +277,30 @@ def main() -> None:
     key = args.space or f"bench-graph-{uuid.uuid4().hex[:8]}"
     mem = GraphMem(space=key, runtime=runtime)
     print(f"bench/graph: {facts:,} facts in space {mem.key}", flush=True)
-    try:
-        body = run(mem, facts, facts // 2, args.repeat, args.embed, reuse=bool(args.space))
-    finally:
-        if not args.keep and not args.space:
-            receipt = mem.delete_all().get("receipt", {})
-            print(f"  erased the space ({receipt.get('facts', '?')} facts)", flush=True)
-        mem.close()
-        runtime.close()
     command = "python -m bench.graph" + (" --full" if args.full else "") + (
         f" --facts {args.facts}" if args.facts else "") + (
         f" --repeat {args.repeat}" if args.repeat != 200 else "")
-    if facts < 100_000:
-        body += ("\nThe issue's size is `--full` (100k facts, ~50k entities, 100k typed and 200k"
-                 " ABOUT edges); this run used a smaller space.")
-    print(body)
-    write_section("graph", f"Command: `{command}`\n\n{body}")
+    try:
+        body = run(mem, facts, facts // 2, args.repeat, args.embed, reuse=bool(args.space))
+        if facts < 100_000:
+            body += ("\nThe issue's size is `--full` (100k facts, ~50k entities, 100k typed and"
+                     " 200k ABOUT edges); this run used a smaller space.")
+        print(body)
+        write_section("graph", f"Command: `{command}`\n\n{body}")  # before the erasure
+    finally:
+        if not args.keep and not args.space:
+            erase(mem)
+        mem.close()
+        runtime.close()
 
+
+def erase(mem: GraphMem) -> None:
+    """Remove the bench space; a failure leaves the figures written and says so."""
+    try:
+        receipt = mem.delete_all().get("receipt", {})
+        print(f"  erased the space ({receipt.get('facts', '?')} facts)", flush=True)
+    except Exception as e:  # noqa: BLE001 - the figures are written; say what is left
+        print(f"  could not erase space {mem.key}: {e}", flush=True)
 
 if __name__ == "__main__":
     main()

@@ -10,7 +10,6 @@ from typing import Annotated, Any, TypeVar
 import typer
 
 from graphmem.auth.keys import KeyStore
-from graphmem.auth.pepper import load_pepper
 from graphmem.auth.roles import ROLES
 from graphmem.errors import GraphMemError
 from graphmem.mirror.db import RelationalStore
@@ -37,7 +36,7 @@ def _store() -> Iterator[KeyStore]:
     settings = load_settings()
     store = RelationalStore(settings.relational_url)
     try:
-        yield KeyStore(store, load_pepper(settings))
+        yield KeyStore.open(store, settings)  # revoke rewrites this host's stamp
     finally:
         store.close()
 
@@ -83,7 +82,8 @@ def list_keys(tenant: Annotated[str | None, typer.Option()] = None) -> None:
 @keys_app.command("revoke")
 @_clean
 def revoke(key_id: str) -> None:
-    """Revoke a key; it fails from the next request on."""
+    """Revoke a key: servers on this host refuse it from the next request on, others within
+    GRAPHMEM_API_KEY_CACHE_SECONDS."""
     with _store() as keys:
         info = keys.revoke(key_id)
     typer.echo(f"revoked {info.key_id} ({info.principal.name}, tenant {info.principal.tenant})")

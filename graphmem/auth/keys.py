@@ -1,7 +1,8 @@
 """API keys: `gm_sk_<id>_<secret>`, stored as an HMAC-SHA256 digest with a pepper, shown once.
 
 A key is 256 random bits, so a fast keyed hash is enough (no password stretching needed) and
-authentication costs one indexed lookup. Revocation takes effect on the next request.
+authentication costs one indexed lookup; a server keeps verified keys for a few seconds
+(graphmem.auth.cache), and a revocation on the same host takes effect on the next request.
 """
 
 from __future__ import annotations
@@ -17,14 +18,18 @@ from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
+from graphmem.auth.cache import STAMP_FILE, VerifiedKeys, touch_stamp
 from graphmem.auth.errors import Unauthenticated
+from graphmem.auth.pepper import load_pepper
 from graphmem.auth.principal import Principal, check_spaces
 from graphmem.auth.roles import capabilities_for
 from graphmem.errors import InvalidInput, NotFound, SchemaOutdated
 from graphmem.mirror.db import Cursor, RelationalStore
 from graphmem.model import Space
+from graphmem.settings import Settings
 
 PREFIX = "gm_sk_"
 _TOKEN = re.compile(r"^gm_sk_([0-9a-f]{12})_([A-Za-z0-9_\-]{43})$")
@@ -52,9 +57,22 @@ class KeyInfo:
 class KeyStore:
     """Principals and their keys in the relational store (migration 3)."""
 
-    def __init__(self, store: RelationalStore, pepper: bytes) -> None:
+    def __init__(self, store: RelationalStore, pepper: bytes, cache_seconds: float = 0.0,
+                 stamp: Path | None = None) -> None:
+        """`stamp`: the host's revocation stamp (revoke rewrites it, caches watch it);
+        `cache_seconds` > 0 keeps verified keys that long (servers)."""
         self.store = store
         self._pepper = pepper
+        self._stamp = stamp
+        self._verified = VerifiedKeys(cache_seconds, stamp)
+
+    @classmethod
+    def open(cls, store: RelationalStore, settings: Settings, cached: bool = False) -> KeyStore:
+        """The key store of a deployment: its pepper, its home's revocation stamp, and (for
+        a server) the key cache of GRAPHMEM_API_KEY_CACHE_SECONDS."""
+        return cls(store, load_pepper(settings),
+                   settings.api_key_cache_seconds if cached else 0.0,
+                   settings.home / STAMP_FILE)
 
     def digest(self, token: str) -> str:
         return hmac.new(self._pepper, token.encode(), hashlib.sha256).hexdigest()
@@ -100,21 +118,30 @@ class KeyStore:
         return Principal(row[0], name, tenant, role, spaces)
 
     # ---- checking --------------------------------------------------------------------------
+    def verified(self, token: str) -> Principal | None:
+        """The principal of a key verified moments ago, without a lookup; None: look it up
+        with `authenticate` (cheap enough for the event loop)."""
+        return self._verified.get(self.digest(token))
+
     def authenticate(self, token: str) -> Principal:
         """The principal behind a live key; anything else is Unauthenticated."""
         match = _TOKEN.match(token)
         if match is None:
             raise Unauthenticated("the API key is malformed: expected gm_sk_…")
+        digest = self.digest(token)
+        stamp = self._verified.stamp_now()
         rows = self._query(
             "SELECT k.id, k.revoked_at, p.id, p.name, p.tenant, p.role, p.spaces"
             " FROM api_keys k JOIN principals p ON p.id = k.principal_id WHERE k.digest = ?",
-            (self.digest(token),))
+            (digest,))
         if not rows or rows[0][0] != match.group(1):
             raise Unauthenticated("the API key is not known")
         key_id, revoked, pid, name, tenant, role, spaces = rows[0]
         if revoked is not None:
             raise Unauthenticated("the API key was revoked")
-        return Principal(pid, name, tenant, role, _spaces(spaces), key_id=key_id)
+        principal = Principal(pid, name, tenant, role, _spaces(spaces), key_id=key_id)
+        self._verified.put(digest, principal, stamp)
+        return principal
 
     # ---- listing and revoking ---------------------------------------------------------------
     def keys(self, tenant: str | None = None) -> list[KeyInfo]:
@@ -130,6 +157,9 @@ class KeyStore:
         with self._tx() as cur:
             cur.execute("UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
                         (_now(), key_id))
+        self._verified.clear()
+        if self._stamp is not None:
+            touch_stamp(self._stamp)  # every server on this host forgets its verified keys
         found = [k for k in self.keys() if k.key_id == key_id]
         if not found:
             raise NotFound(f"no API key {key_id!r}: `graphmem keys list` shows the ids")

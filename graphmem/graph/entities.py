@@ -11,12 +11,15 @@ import re
 import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
+from neo4j import ManagedTransaction
+
 from graphmem.errors import InvalidInput, NotFound
-from graphmem.graph.driver import GraphDriver
+from graphmem.graph.driver import GraphDriver, run
 from graphmem.graph.facts import _time
+from graphmem.mirror import outbox  # issue 7: entity writes are events of the mirror's log
 
 UNKNOWN = "unknown"
 OTHER = "other"
@@ -133,8 +136,17 @@ def resolve(norm: str, known: Iterable[str]) -> tuple[str, str]:
 def create(graph: GraphDriver, space: str, type_: str, name: str, now: datetime) -> Entity:
     """Seed a canonical entity ahead of ingestion (idempotent: the key is the identity)."""
     key = typed_key(type_, name)
-    rows = graph.write("graph/entity_create", space=space, key=key, type=key.split(":")[0],
-                       name=name.strip(), norm=normalise_name(name), now=now)
+    params = {"key": key, "type": key.split(":")[0], "name": name.strip(),
+              "norm": normalise_name(name)}
+    entity: Entity = graph.execute(_create_tx, space, params, now)
+    return entity
+
+
+def _create_tx(tx: ManagedTransaction, space: str, params: dict[str, str],
+               now: datetime) -> Entity:
+    """The entity and its event in one transaction (issue 7: restore replays it)."""
+    rows = run(tx, "graph/entity_create", space=space, now=now, **params)
+    outbox.record(tx, space, "entity", params, now)
     return row_to_entity(rows[0]["entity"])
 
 
@@ -195,9 +207,20 @@ class SweepResult:
         return "\n".join(lines)
 
 
-def sweep(graph: GraphDriver, space: str) -> SweepResult:
+def sweep(graph: GraphDriver, space: str, now: datetime | None = None) -> SweepResult:
     """Attach each placeholder to the one typed entity of its name; ambiguous ones stay."""
-    rows = graph.write("graph/sweep_placeholders", space=space, types=list(VOCABULARY))
+    rows: list[dict[str, Any]] = graph.execute(_sweep_tx, space, list(VOCABULARY),
+                                               now or datetime.now(UTC))
     attached = tuple((r["placeholder"], r["target"]) for r in rows if r["target"])
     left = tuple(r["placeholder"] for r in rows if not r["target"])
     return SweepResult(attached, left)
+
+
+def _sweep_tx(tx: ManagedTransaction, space: str, types: list[str], now: datetime
+              ) -> list[dict[str, Any]]:
+    """The sweep and, when it attached something, its event (issue 7: restore replays it
+    with the same vocabulary)."""
+    rows = run(tx, "graph/sweep_placeholders", space=space, types=types)
+    if any(r["target"] for r in rows):
+        outbox.record(tx, space, "sweep", {"types": types}, now)
+    return rows

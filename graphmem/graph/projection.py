@@ -20,6 +20,7 @@ from graphmem.errors import InvalidInput
 from graphmem.graph import entities
 from graphmem.graph.driver import GraphDriver, run
 from graphmem.graph.identifiers import relation_type
+from graphmem.mirror import outbox  # issue 7: a rebuild is an event of the mirror's log
 from graphmem.slots import normalise_subject
 
 # A relation with no letter or digit of the safe alphabet (say, 日本語) still projects, under
@@ -184,10 +185,34 @@ def rebuild(graph: GraphDriver, space: str, now: datetime) -> RebuildResult:
                                               after_at=after_at, after_id=after_id,
                                               limit=REBUILD_PAGE)]
         if not page:
+            graph.execute(_rebuilt, space, now)
             return RebuildResult(about, edges, count)
         with graph.session() as session:
             session.execute_write(_project_page, space, now, page)
         count += sum(1 for f in page if f.get("head"))
+        after_at, after_id = page[-1]["recorded_at"], page[-1]["id"]
+
+
+def _rebuilt(tx: ManagedTransaction, space: str, now: datetime) -> None:
+    """A finished rebuild is an event of the mirror's log (issue 7): restore runs it again
+    at that point, with the same instant (`rebuild_in`)."""
+    run(tx, "graph/lock_space", space=space, now=now)
+    outbox.record(tx, space, "rebuild", {}, now)
+
+
+def rebuild_in(tx: ManagedTransaction, space: str, now: datetime) -> None:
+    """The whole rebuild inside one transaction (restore replays a `rebuild` event so)."""
+    for name in ("graph/unproject_about", "graph/unproject_edges"):
+        while int(run(tx, name, space=space, limit=10_000)[0]["deleted"]):
+            pass
+    after_at, after_id = None, ""
+    while True:
+        page = [r["fact"] for r in run(tx, "graph/projectable_facts", space=space,
+                                       after_at=after_at, after_id=after_id,
+                                       limit=REBUILD_PAGE)]
+        if not page:
+            return
+        _project_page(tx, space, now, page)
         after_at, after_id = page[-1]["recorded_at"], page[-1]["id"]
 
 

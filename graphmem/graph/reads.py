@@ -10,6 +10,7 @@ from typing import Any
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.facts import _time, row_to_fact
+from graphmem.graph.rows import read_one
 from graphmem.model import (
     HOT_STATUSES,
     Conflict,
@@ -43,13 +44,13 @@ def facts(graph: GraphDriver, space: str, subject: str | None = None,
     if as_of is not None:
         at = _aware(as_of, "as_of") or as_of
         name = "facts/as_of" if subject is None else "graph/subject_as_of"  # issue 4: seek
-        rows = graph.read(name, space=space, subject=subject, at=at)
+        rows = read_one(graph, name, space=space, subject=subject, at=at)
         return [_value_at(row_to_fact(r["fact"]), at) for r in rows]
     if _aware(valid_at, "valid_at") is not None:
         name = "facts/valid_at" if subject is None else "graph/subject_valid_at"  # issue 4
-        rows = graph.read(name, space=space, subject=subject, at=valid_at)
+        rows = read_one(graph, name, space=space, subject=subject, at=valid_at)
         return [row_to_fact(r["fact"]) for r in rows]
-    rows = graph.read("facts/hot", space=space, subject=subject, statuses=list(statuses))
+    rows = read_one(graph, "facts/hot", space=space, subject=subject, statuses=list(statuses))
     return [row_to_fact(r["fact"]) for r in rows]
 
 
@@ -58,7 +59,7 @@ def hot(graph: GraphDriver, space: str) -> list[Fact]:
 
 
 def get(graph: GraphDriver, space: str, fact_id: str) -> tuple[Fact, list[dict[str, Any]]]:
-    rows = graph.read("facts/get", space=space, id=fact_id)
+    rows = read_one(graph, "facts/get", space=space, id=fact_id)
     if not rows:
         raise NotFound(f"no fact {fact_id!r} in this space")
     return row_to_fact(rows[0]["fact"]), rows[0]["conflicts"]
@@ -93,7 +94,7 @@ class History:
 def history(graph: GraphDriver, space: str, subject: str, scope: str | None = None,
             as_of: datetime | None = None) -> History:
     """Walks the chain in recording order; refined values appear where they were replaced."""
-    rows = graph.read("facts/history", space=space, subject=subject, scope=scope)
+    rows = read_one(graph, "facts/history", space=space, subject=subject, scope=scope)
     entries: list[HistoryEntry] = []
     for row in rows:
         fact = row_to_fact(row["fact"])
@@ -106,7 +107,7 @@ def history(graph: GraphDriver, space: str, subject: str, scope: str | None = No
 
 
 def recent_retired(graph: GraphDriver, space: str, limit: int = 20) -> list[Fact]:
-    rows = graph.read("facts/recent_retired", space=space, limit=limit)
+    rows = read_one(graph, "facts/recent_retired", space=space, limit=limit)
     return [row_to_fact(r["fact"]) for r in rows]
 
 

@@ -7,6 +7,9 @@ authentication.
 
 from __future__ import annotations
 
+import asyncio
+from concurrent.futures import ThreadPoolExecutor
+
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.requests import Request
@@ -14,7 +17,6 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from graphmem.auth import KeyStore
-from graphmem.auth.pepper import load_pepper
 from graphmem.http import state
 from graphmem.http.authn import AuthMiddleware
 from graphmem.http.broker import Broker
@@ -35,6 +37,9 @@ async def context_for(request: Request | WebSocket) -> RequestContext:
                           broker=state.broker(scope), metrics=state.metrics(scope),
                           principal=state.principal(scope), request_id=state.request_id(scope),
                           client=str(client[0]))
+
+
+WORKER_THREADS = 40  # as many calls at once as anyio's default worker threads allowed
 
 
 def routes(settings: Settings) -> list[BaseRoute]:
@@ -64,6 +69,10 @@ def prepare(app: Starlette) -> None:
 
 
 def open_keys(app: Starlette, runtime: Runtime) -> None:
-    """What needs the runtime: the key store, and the model clients' call counters."""
-    app.state.keys = KeyStore(runtime.store, load_pepper(runtime.settings))
+    """What needs the runtime: the key store, and the model clients' call counters; and the
+    loop's executor, where resolvers run the synchronous service layer (it is shut down
+    with the loop)."""
+    app.state.keys = KeyStore.open(runtime.store, runtime.settings, cached=True)
     app.state.metrics.watch_models(runtime.extras)
+    asyncio.get_running_loop().set_default_executor(
+        ThreadPoolExecutor(WORKER_THREADS, thread_name_prefix="graphmem-api"))

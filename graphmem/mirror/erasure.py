@@ -103,6 +103,7 @@ def erase(runtime: Runtime, space: str, target: Target) -> dict[str, Any]:
     an erasure the mirror has not taken."""
     mirror = runtime.mirror
     runtime.store.ping()
+    mirror.mark_applied()  # so the erasure drops applied entries rather than rewriting them
     done: Erased = runtime.graph.execute(erase_tx, space, target, datetime.now(UTC))
     fields: dict[str, Any] = {
         "scope": target.scope, "facts": len(done.facts), "fact_ids": list(done.facts),

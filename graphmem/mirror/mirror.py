@@ -59,6 +59,7 @@ log = logging.getLogger(__name__)
 AUDIT_QUEUE = 10_000  # queued rows and write markers held in memory at most
 AUDIT_BATCH = 2_000  # queued items written per relational transaction at most
 RECENT = 50_000  # event ids this process saw applied, remembered for the markers
+MARK_EVERY = 0.25  # seconds: applied entries are marked done in the graph in batches
 PRUNE_EVERY = 60.0
 
 EraseListener = Callable[[str, frozenset[str]], None]
@@ -101,6 +102,11 @@ class Mirror:
         self._failing = False
         self._dropped = 0
         self._applied: dict[str, None] = {}  # recent applied event ids, oldest first
+        self._unmarked: dict[str, None] = {}  # applied, not yet marked done in the graph
+        self._fresh: dict[str, list[outbox.OutboxEntry]] = {}  # committed here, as written
+        self._last_seq: dict[str, int] = {}  # per space: the last entry applied here
+        self._mark_lock = threading.Lock()  # guards _unmarked
+        self._marker: threading.Thread | None = None
         self.erase_listeners: list[EraseListener] = []
         self.last_error: str | None = None
 
@@ -187,24 +193,29 @@ class Mirror:
         wanted = None if spaces is None else set(spaces)
         total = 0
         while True:
-            applied, more = self._pass(wanted, everything=wanted is None)
+            applied, more = self._pass(wanted, everything=wanted is None, mark=True)
             total += applied
             if not more:
                 return total
 
-    def _pass(self, spaces: set[str] | None = None, everything: bool = False
-              ) -> tuple[int, bool]:
+    def _pass(self, spaces: set[str] | None = None, everything: bool = False,
+              mark: bool = False) -> tuple[int, bool]:
         """One pass: the pending entries of the dirty (and given) spaces and the queued
         items, in one relational transaction. Returns (entries applied, whether more is
-        pending)."""
+        pending). Applied entries are marked done in the graph by another thread every
+        MARK_EVERY seconds (`mark`: now, by the caller), off the path from a commit to its
+        apply; until then a pass that reads them again skips them."""
         with self._cycle_lock:
             with self._state_lock:
                 dirty, self._dirty = self._dirty, set()
+                fresh, self._fresh = self._fresh, {}
             try:
-                result = self._pass_locked(dirty | (spaces or set()), everything)
+                result = self._pass_locked(dirty | (spaces or set()), everything, fresh)
+                if mark:
+                    self._mark()
             except BaseException:
                 with self._state_lock:
-                    self._dirty |= dirty  # retried on the next pass
+                    self._dirty |= dirty | fresh.keys()  # retried (read) on the next pass
                 with self._queue_cond:
                     self._failing = True
                     self._queue_cond.notify_all()  # waiting callers drop instead of waiting
@@ -212,27 +223,75 @@ class Mirror:
             self._failing = False
             return result
 
-    def _pass_locked(self, wanted: set[str], everything: bool) -> tuple[int, bool]:
+    def _pass_locked(self, wanted: set[str], everything: bool,
+                     fresh: dict[str, list[outbox.OutboxEntry]]) -> tuple[int, bool]:
+        served = {space: found for space, found in fresh.items()
+                  if space not in wanted and self._follows(space, found)}
+        known = {e.id for found in served.values() for e in found}
+        wanted |= fresh.keys() - served.keys()  # not known to follow on: read the outbox
         with self._queue_cond:
             t0 = self._ticket
             for _, item in islice(self._queue, AUDIT_BATCH):
                 if isinstance(item, Marker) and not self._satisfied(item):
-                    wanted.update(space for space, _ in item.events)
+                    wanted.update(space for space, event in item.events if event not in known)
         entries: list[outbox.OutboxEntry] = []
         if everything or wanted:
             batch = self.settings.mirror_batch
             entries = outbox.pending(self.graph, self.store_id, batch,
                                      None if everything else sorted(wanted))
         capped = len(entries) >= self.settings.mirror_batch
+        read = {e.space for e in entries} if everything else wanted
+        entries += [e for space, found in served.items() if space not in read for e in found]
+        entries.sort(key=lambda e: (e.space, e.seq or 0, e.created_at, e.id))
         with self._queue_cond:  # read after the entries: every row queued before they
             items = list(islice(self._queue, AUDIT_BATCH + 1))  # committed is among these
-        steps, taken, whole = self._plan(entries, items, t0, capped)
+        with self._mark_lock:
+            todo = [e for e in entries if e.id not in self._unmarked]
+        steps, taken, whole = self._plan(todo, items, t0, capped)
         applied = self._write(steps) if steps else []
         self._written(taken)
-        scheduled = [e.id for step in steps if isinstance(step, list) for e in step]
-        if scheduled:
-            outbox.mark_done(self.graph, scheduled)
+        for step in steps:
+            if isinstance(step, list):
+                with self._mark_lock:
+                    self._unmarked.update((e.id, None) for e in step)
+                for e in step:
+                    self._last_seq[e.space] = max(self._last_seq.get(e.space, 0), e.seq or 0)
         return len(applied), capped or not whole
+
+    def _follows(self, space: str, found: list[outbox.OutboxEntry]) -> bool:
+        """Whether entries committed by this process continue what it applied last in the
+        space without a gap (then the outbox need not be read: nothing else can come
+        between); any other writer, or a write without an entry, leaves a gap."""
+        last = self._last_seq.get(space)
+        if last is None:
+            return False
+        for seq in sorted({e.seq or 0 for e in found}):
+            if seq != last + 1:
+                return False
+            last = seq
+        return True
+
+    def _mark(self) -> None:
+        """Mark what this process applied done in the graph (idempotent)."""
+        with self._mark_lock:
+            ids = list(self._unmarked)
+        if ids:
+            outbox.mark_done(self.graph, ids)
+            with self._mark_lock:
+                for event in ids:
+                    self._unmarked.pop(event, None)
+
+    def mark_applied(self) -> None:
+        """Mark done now what this process applied (a background thread does it every
+        MARK_EVERY seconds)."""
+        self._mark()
+
+    def _run_marker(self) -> None:
+        while not self._stop.wait(MARK_EVERY):
+            try:
+                self._mark()
+            except Exception as e:  # noqa: BLE001 - kept, marked on a later round
+                log.warning("marking applied outbox entries done failed (retried): %s", e)
 
     def _satisfied(self, marker: Marker) -> bool:
         return all(event in self._applied for _, event in marker.events)
@@ -245,12 +304,13 @@ class Mirror:
         a batch) the other entries wait for the next pass, so no row lands before a row
         that was queued before it."""
         index = {e.id: i for i, e in enumerate(entries)}
+        applied = self._applied
         done: set[int] = set()
         steps: list[Step] = []
         taken, whole = 0, len(items) <= AUDIT_BATCH
         for ticket, item in items[:AUDIT_BATCH]:
             if isinstance(item, Marker):
-                missing = [e for _, e in item.events if e not in index and e not in self._applied]
+                missing = [e for _, e in item.events if e not in index and e not in applied]
                 if missing and (ticket > t0 or capped):
                     whole = False  # committed after the entries were read: next pass
                     break
@@ -324,11 +384,15 @@ class Mirror:
                 for listener in self.erase_listeners:
                     listener(item.entry.space, item.erased)
 
-    def notify(self, space: str) -> None:
+    def notify(self, space: str, entries: Sequence[outbox.OutboxEntry] = ()) -> None:
         """A space was written (or is used for the first time by this process): wake the
-        worker, started on first use, to apply its pending entries."""
+        worker, started on first use, to apply its pending entries. A write passes the
+        entries it committed, so the worker may apply them without reading the outbox."""
         with self._state_lock:
-            self._dirty.add(space)
+            if entries:
+                self._fresh.setdefault(space, []).extend(entries)
+            else:
+                self._dirty.add(space)
         self._ensure_thread()
         self._wake.set()
 
@@ -371,21 +435,24 @@ class Mirror:
             self._thread = threading.Thread(target=self._run, name="graphmem-mirror",
                                             daemon=True)
             self._thread.start()
+            self._marker = threading.Thread(target=self._run_marker, daemon=True,
+                                            name="graphmem-mirror-marks")
+            self._marker.start()
 
     def close(self) -> None:
         """Stop the worker, then write what is queued and apply what it was told about."""
-        thread = self._thread
+        thread, marker = self._thread, self._marker
         if thread is not None:
             self._stop.set()
             self._wake.set()
             thread.join(timeout=30)
             self._thread = None
+        if marker is not None:
+            marker.join(timeout=30)
+            self._marker = None
         try:
             self.flush()
-            with self._state_lock:
-                dirty, everything = bool(self._dirty), self._everything
-            if dirty or everything:
-                self.drain(None if everything else [])
+            self.drain(None if self._everything else [])  # and mark what was applied
         except Exception as e:  # noqa: BLE001 - logged; the outbox keeps every entry
             log.warning("mirror close: %d queued audit row(s) not written, the outbox keeps"
                         " the entries: %s", len(self._queue), e)

@@ -16,7 +16,9 @@ Payloads are the graph batches themselves (`graphmem.remember.write.Batch` lists
 refines, statuses, supersedes, retracts, conflicts), so the event log replays through the
 write path's own statements (`restore`), and the mirror's facts table follows the same
 changes here. Kinds: `remember` (one batch), `settle` (approval or conflict settlement: a list
-of batches and the conflict it closes), `policy`, and `erase` (hard deletion, ids only).
+of batches and the conflict it closes), `policy`, `entity` (create_entity), `sweep`
+(placeholders attached), `rebuild` (the projection rebuilt) and `erase` (hard deletion, ids
+only).
 """
 
 from __future__ import annotations
@@ -82,24 +84,36 @@ class AuditCall:
 CALL: ContextVar[AuditCall | None] = ContextVar("graphmem_audit_call", default=None)
 
 
-def stamp(tx: ManagedTransaction, space: str) -> None:
-    """Give the entries this transaction created in `space` (through statements that do not
-    go through `record`, like remember/apply) the current call's audit row."""
+def stamp(tx: ManagedTransaction, space: str) -> list[OutboxEntry]:
+    """The entries this transaction created in `space`, given the current call's audit row
+    where they have none (those written by statements that do not go through `record`, like
+    remember/apply)."""
     call = CALL.get()
-    if call is None:
-        return
-    rows = run(tx, "mirror/outbox_stamp", space=space, audit=call.stub())
-    call.events.extend((space, str(r["id"])) for r in rows)
+    rows = run(tx, "mirror/outbox_stamp", space=space,
+               audit=call.stub() if call is not None else None)
+    entries = [OutboxEntry(r["id"], r["space"], r["kind"], r["payload"],
+                           _native(r["created_at"]), r["seq"], r["audit"]) for r in rows]
+    if call is not None:
+        call.events.extend((space, e.id) for e in entries if (space, e.id) not in call.events)
+    return entries
 
 
-def stamped(fn: Any, space: str) -> Any:
-    """A transaction function that stamps its outbox entries (see `stamp`) before commit."""
-    def tx_fn(tx: ManagedTransaction, *args: Any) -> Any:
-        result = fn(tx, *args)
-        stamp(tx, space)
+class Stamped:
+    """A transaction function that stamps its outbox entries (see `stamp`) before commit;
+    after the commit, `entries` holds what its last (the committed) attempt wrote."""
+
+    def __init__(self, fn: Any, space: str) -> None:
+        self.fn, self.space = fn, space
+        self.entries: list[OutboxEntry] = []
+
+    def __call__(self, tx: ManagedTransaction, *args: Any) -> Any:
+        result = self.fn(tx, *args)
+        self.entries = stamp(tx, self.space)
         return result
 
-    return tx_fn
+
+def stamped(fn: Any, space: str) -> Stamped:
+    return Stamped(fn, space)
 
 
 def audit_entry(entry: OutboxEntry) -> AuditEntry | None:

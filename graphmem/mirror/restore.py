@@ -4,7 +4,9 @@ Events replay in the order the mirror applied them (each space's in commit order
 the write path's own code: a `remember` event is the write's Batch, applied by
 `Batch.apply` (facts, refines, statuses, retirements, the entity projection, conflicts);
 `settle` replays its batches and closes its conflict; `policy` sets the space's policy;
-`erase` deletes what it names (the log was already rewritten without erased content). Space
+`entity` seeds an entity (create_entity), `sweep` attaches placeholders with the recorded
+vocabulary, `rebuild` runs the projection rebuild again at its instant; `erase` deletes what
+it names (the log was already rewritten without erased content). Space
 write counters continue from the last event, so new writes keep their order after a restore.
 Embeddings are computed again for the restored facts (`embed=False` skips it).
 """
@@ -22,6 +24,7 @@ from neo4j import ManagedTransaction
 
 from graphmem.errors import GraphMemError
 from graphmem.graph import migrations as graph_migrations
+from graphmem.graph import projection
 from graphmem.graph.driver import run
 from graphmem.mirror import outbox
 from graphmem.remember.write import Batch
@@ -81,6 +84,12 @@ def replay(tx: ManagedTransaction, event: Event, store: str) -> None:
         run(tx, "mirror/erase_facts", space=space, ids=event.payload.get("facts", []))
         if event.payload.get("all"):
             run(tx, "mirror/erase_space_rest", space=space)
+    elif event.kind == "entity":
+        run(tx, "graph/entity_create", space=space, now=now, **event.payload)
+    elif event.kind == "sweep":
+        run(tx, "graph/sweep_placeholders", space=space, types=event.payload["types"])
+    elif event.kind == "rebuild":
+        projection.rebuild_in(tx, space, now)
 
 
 def _replay_page(tx: ManagedTransaction, events: list[Event], store: str) -> None:

@@ -34,6 +34,13 @@ class Api:
     def ws_url(self) -> str:
         return self.base.replace("http://", "ws://") + "/graphql"
 
+    def flush_audit(self) -> None:
+        """Write the audit rows the server has queued (appends are asynchronous)."""
+        runtime = self.server.config.app.state.runtime
+        flush = getattr(runtime.mirror, "flush", None)
+        if flush is not None:
+            flush()
+
     def key(self, role: str, tenant: str | None = None,
             spaces: tuple[str, ...] | None = None) -> str:
         return self.keys.create(tenant or new_tenant(), role, spaces).token

@@ -15,7 +15,6 @@ import pytest
 from api_support import PEPPER, Api, start
 
 from graphmem.auth import KeyStore
-from graphmem.auth.pepper import load_pepper
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
@@ -33,7 +32,7 @@ def serve_api(settings: Settings, runtime: Runtime) -> Iterator[Callable[..., Ap
             configured = settings.model_copy(update=values)
             server, thread, base = start(configured)
             threads.append(thread)
-            keys = KeyStore(runtime.store, load_pepper(configured))
+            keys = KeyStore.open(runtime.store, configured)  # its revocations reach the server
             running[ident] = Api(base, configured, keys, server)
         return running[ident]
 

@@ -48,6 +48,7 @@ def pem(api: Api, token: str) -> str:
 
 
 def audited(api: Api, tenant: str, operation: str) -> list[str]:
+    api.flush_audit()
     return [r.outcome for r in audit.listing(api.keys.store, tenant, 1000)
             if r.operation == operation]
 

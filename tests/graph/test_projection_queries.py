@@ -9,6 +9,7 @@ from graphmem.graph.queries import parameters, registry
 
 CALLERS: dict[str, set[str]] = {
     "graph/collisions": {"space", "rows", "threshold", "limit"},
+    "graph/counts": {"space"},  # bench/graph
     "graph/entities": {"space", "prefix", "at"},
     "graph/entities_by_key": {"space", "keys"},
     "graph/entity_create": {"space", "key", "type", "name", "norm", "now"},
@@ -51,3 +52,25 @@ def test_relationship_types_are_never_query_text() -> None:
     for name in ("graph/project_facts", "graph/sweep_placeholders"):
         text = registry()[name]
         assert "$(row.rel_type)" in text or "$(type(r))" in text
+
+
+# Statements whose rows become Facts through row_to_fact.
+FACT_READS = ("facts/as_of", "facts/get", "facts/history", "facts/hot", "facts/recent_retired",
+              "facts/valid_at", "graph/entity_facts", "graph/entity_history",
+              "graph/facts_by_id", "graph/subject_as_of", "graph/subject_valid_at")
+FACT_COLUMNS = ("id", "space", "subject", "value", "scope", "kind", "time_ref", "status",
+                "confidence", "source", "source_ref", "raw", "metadata", "category", "head",
+                "relation", "tail", "cardinality", "proposed_action", "revisions")
+TIMES = ("valid_from", "valid_to", "recorded_at", "retired_at")
+
+
+@pytest.mark.parametrize("name", FACT_READS)
+def test_fact_reads_project_what_a_fact_needs_with_times_as_text(name: str) -> None:
+    """Every column row_to_fact reads, never `{.*}` (it would ship the embedding), and
+    times as ISO strings (driver DateTimes cost three times as much to decode)."""
+    text = registry()[name]
+    assert "f {.*" not in text and "properties(f)" not in text
+    for column in FACT_COLUMNS:
+        assert f".{column}," in text or f".{column}\n" in text, column
+    for column in TIMES:
+        assert f"{column}: toString(f.{column})" in text, column

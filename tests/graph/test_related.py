@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 from llm_server import LLMServer
+from neo4j import ManagedTransaction
 from pydantic import SecretStr
 
 from graphmem import GraphMem
@@ -176,3 +178,33 @@ def test_no_model_call_without_paths(with_llm: tuple[LLMServer, Runtime],
     with GraphMem(make_mem().key, runtime=llm_runtime) as mem:
         assert mem.recall_related("who owns billing?").answer is None
     assert server.requests == []
+
+
+def test_given_entities_are_looked_up_by_the_first_hop(mem: GraphMem,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """(type, name) starts cost no statement of their own: one per hop, one for the facts."""
+    services(mem)
+    sent: list[str] = []
+    original, caller = ManagedTransaction.run, threading.get_ident()
+
+    def spy(tx: ManagedTransaction, text: Any, *args: Any, **kwargs: Any) -> Any:
+        if threading.get_ident() == caller:  # not the mirror's or the embedder's threads
+            sent.append(str(text))
+        return original(tx, text, *args, **kwargs)
+
+    monkeypatch.setattr(ManagedTransaction, "run", spy)
+    result = mem.recall_related(entities=[("person", "Bob"), ("service", "billing")], hops=2)
+    assert len(sent) == 3
+    assert [e.key for e in result.start] == ["person:bob", "service:billing"]
+    assert result.start[0] == mem.entity("person", "Bob").entity
+
+
+def test_a_missing_or_untyped_given_entity_is_refused_in_order(mem: GraphMem) -> None:
+    services(mem)
+    with pytest.raises(NotFound, match="'nobody' of type person"):
+        mem.recall_related(entities=[("service", "Billing"), ("person", "nobody"),
+                                     ("person", "ghost")])
+    with pytest.raises(NotFound, match="'nobody'"):
+        mem.recall_related(entities=[("person", "nobody"), ("", "Billing")])
+    with pytest.raises(InvalidInput, match="entity type is required"):
+        mem.recall_related(entities=[("", "Billing"), ("person", "nobody")])

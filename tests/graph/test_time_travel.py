@@ -124,3 +124,18 @@ def test_as_of_and_valid_at_need_a_timezone(chain: Chain) -> None:
         chain.mem.entity("person", "Alice", as_of=naive)
     with pytest.raises(InvalidInput, match="timezone"):
         chain.mem.recall_related(entities=[("person", "Alice")], valid_at=naive)
+
+
+def test_reads_return_the_stored_instants_as_aware_utc(chain: Chain) -> None:
+    """Times travel as text from Cypher; the Facts carry the same instants, in UTC."""
+    subject = chain.mem.active()[-1].subject
+    reads = [*chain.mem.active(subject), *chain.mem.active(subject, as_of=chain.recorded[2]),
+             *chain.mem.active(subject, valid_at=BEGAN[1] + DAY),
+             *(e.fact for e in chain.mem.history(subject).entries)]
+    stamps = [t for f in reads for t in (f.recorded_at, f.retired_at, f.valid_from, f.valid_to)
+              if t is not None]
+    assert stamps and all(t.utcoffset() == timedelta(0) for t in stamps)
+    assert BEGAN[1] in {f.valid_from for f in reads}
+    first = chain.mem.history(subject).entries[0].fact
+    assert chain.recorded[0] < first.recorded_at <= chain.recorded[1]  # type: ignore[operator]
+    assert chain.mem.fact(first.id) == first

@@ -56,6 +56,23 @@ def build_history(mem: GraphMem, other: GraphMem) -> None:
     mem.delete(fact_id=doomed.fact_id)
     other.remember_facts([{"subject": "plan", "value": "pro"}])
     other.remember_facts([{"subject": "plan", "value": "free", "confidence": SURE}])
+    entity_events(mem)
+
+
+def entity_events(mem: GraphMem) -> None:
+    """Entity writes outside remember: a seeded entity, a sweep, a projection rebuild."""
+    mem.remember_facts([{"subject": "vendor", "value": "Initech", "confidence": SURE,
+                         "head": "web app", "relation": "bought from", "tail": "Initech"}],
+                       source="alice")  # no typed Initech yet: a placeholder
+    mem.create_entity("company", "Initech")
+    mem.create_entity("person", "Dana Scully")  # seeded, no fact mentions her
+    swept = mem.sweep_placeholders()
+    assert ("unknown:initech", "organisation:initech") in swept.attached
+    mem.remember_facts([{"subject": "region", "value": "eu-west", "confidence": SURE,
+                         "head": "web app", "relation": "runs in", "tail": "eu-west"}],
+                       source="alice")
+    rebuilt = mem.rebuild_projection()
+    assert rebuilt.removed_about > 0 and rebuilt.facts > 0
 
 
 def test_restore_rebuilds_what_the_graph_held(make: Make, mirror_runtime: Runtime) -> None:

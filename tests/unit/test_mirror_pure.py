@@ -1,5 +1,6 @@
 """The mirror's pure parts, without a database: its Cypher's parameters, payload scrubbing,
-times, audit summaries and the canonical forms that hashes and signatures cover."""
+times, audit summaries, the canonical forms that hashes and signatures cover, and the order
+in which one pass writes queued rows and outbox entries."""
 
 from __future__ import annotations
 
@@ -10,10 +11,14 @@ import pytest
 
 from graphmem.graph.queries import parameters
 from graphmem.mirror import audit, outbox, receipts
+from graphmem.mirror.audit import AuditEntry
+from graphmem.mirror.mirror import Marker, Mirror
 from graphmem.mirror.operations import summary
+from graphmem.settings import load_settings
 
 PARAMETERS = {
-    "mirror/outbox_add": {"id", "space", "kind", "payload", "now"},
+    "mirror/outbox_add": {"id", "space", "kind", "payload", "now", "audit"},
+    "mirror/outbox_stamp": {"space", "audit"},
     "mirror/pending": {"store", "limit", "spaces"},
     "mirror/pending_count": {"space"},
     "mirror/mark_done": {"ids", "now"},
@@ -110,3 +115,52 @@ def test_receipt_canonical_form_is_key_order_independent() -> None:
     assert receipts.canonical({"b": 1, "a": [2]}) == receipts.canonical({"a": [2], "b": 1})
     assert receipts.digest([{"id": "f1"}]) == receipts.digest([{"id": "f1"}])
     assert receipts.digest([{"id": "f1"}]) != receipts.digest([{"id": "f2"}])
+
+
+def _entry(event: str, space: str, seq: int, audit_row: str | None = None
+           ) -> outbox.OutboxEntry:
+    return outbox.OutboxEntry(event, space, "remember", json.dumps(PAYLOAD),
+                              datetime(2026, 1, 1, tzinfo=UTC), seq, audit_row)
+
+
+def _mirror() -> Mirror:
+    return Mirror(load_settings(), None, None)  # type: ignore[arg-type] - planning only
+
+
+def test_a_write_row_comes_from_its_entry_with_counts_only() -> None:
+    stub = json.dumps({"caller": "alice", "operation": "remember_facts", "tenant": "acme",
+                       "at": "2026-01-01T00:00:00+00:00"})
+    row = outbox.audit_entry(_entry("e1", "acme/u/a/r", 3, stub))
+    assert row is not None
+    assert (row.caller, row.operation, row.outcome, row.tenant) == (
+        "alice", "remember_facts", "ok", "acme")
+    assert row.detail == {"event": "e1", "kind": "remember", "count": 2}
+    assert "Zustand" not in json.dumps(row.detail)
+    assert outbox.audit_entry(_entry("e2", "acme/u/a/r", 4)) is None, "no call, no row"
+
+
+def test_a_pass_keeps_the_call_order_and_each_space_s_commit_order() -> None:
+    read1, read2 = (AuditEntry("s/u/a/r", "bob", op, "ok") for op in ("active", "history"))
+    e1, e2, e3 = _entry("e1", "s/u/a/r", 1), _entry("e2", "s/u/a/r", 2), _entry("e3", "t", 1)
+    items = [(1, read1), (2, Marker((("s/u/a/r", "e2"),))), (3, read2)]
+    steps, taken, whole = _mirror()._plan([e1, e2, e3], items, t0=3, capped=False)
+    assert steps == [read1, [e1, e2], read2, [e3]]
+    assert (taken, whole) == (3, True)
+
+
+def test_a_pass_stops_at_a_write_committed_after_it_read_the_outbox() -> None:
+    read1, read2 = (AuditEntry("s/u/a/r", "bob", op, "ok") for op in ("active", "history"))
+    e1 = _entry("e1", "t", 1)
+    items = [(1, read1), (2, Marker((("s/u/a/r", "e9"),))), (3, read2)]
+    steps, taken, whole = _mirror()._plan([e1], items, t0=1, capped=False)
+    assert steps == [read1] and (taken, whole) == (1, False), "e1 waits: read2 comes first"
+    steps, taken, whole = _mirror()._plan([e1], items, t0=3, capped=False)
+    assert steps == [read1, read2, [e1]], "a marker read before: its entry was rolled back"
+
+
+def test_entries_written_here_follow_on_only_without_a_gap() -> None:
+    mirror = _mirror()
+    assert not mirror._follows("s", [_entry("e1", "s", 5)]), "nothing applied here yet"
+    mirror._last_seq["s"] = 4
+    assert mirror._follows("s", [_entry("e1", "s", 5), _entry("e2", "s", 6)])
+    assert not mirror._follows("s", [_entry("e1", "s", 6)]), "seq 5 was written elsewhere"

@@ -49,3 +49,29 @@ def test_every_rule_names_a_real_capability_and_operations_cannot_be_registered_
         operation("facts", "read")(lambda call: None)
     with pytest.raises(ValueError, match="unknown capability"):
         operation("x", "root")
+
+
+def test_a_user_wide_operation_needs_a_key_holding_the_whole_user() -> None:
+    whole = Principal("i", "n", "t", "steward", ("alice",))
+    _, call = admit(context(whole), "eraseUser", "alice")
+    assert call.space is not None and call.space.key == "t/alice/default/default"
+    for spaces, user in ((("alice/bot",), "alice"), (("alice",), "bob")):
+        with pytest.raises(AccessDenied, match="every space of user"):
+            admit(context(Principal("i", "n", "t", "steward", spaces)), "eraseUser", user)
+
+
+def test_a_tenant_wide_operation_needs_an_unrestricted_key_of_that_tenant() -> None:
+    _, call = admit(context(Principal("i", "n", "t", "steward")), "eraseTenant", "t")
+    assert call.space is not None and call.space.tenant == "t"
+    with pytest.raises(AccessDenied, match="not 'n''s tenant"):
+        admit(context(Principal("i", "n", "t", "steward")), "eraseTenant", "other")
+    with pytest.raises(AccessDenied, match="whole tenant"):
+        admit(context(Principal("i", "n", "t", "admin", ("alice",))), "exportPublicKey", None)
+    _, call = admit(context(Principal("i", "n", "t", "reader")), "exportPublicKey", None)
+    assert call.space is None
+
+
+def test_an_operation_reaches_a_space_a_user_or_the_tenant_only() -> None:
+    assert {op.reach for op in OPERATIONS.values()} <= {"space", "user", "tenant"}
+    with pytest.raises(ValueError, match="unknown reach"):
+        operation("y", "read", reach="world")  # type: ignore[arg-type]

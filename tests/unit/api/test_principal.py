@@ -42,3 +42,33 @@ def test_only_the_local_admin_crosses_tenants() -> None:
 def test_an_unknown_role_has_no_capabilities_at_all() -> None:
     with pytest.raises(InvalidInput):
         _ = Principal("id", "bot", "acme", "root").capabilities
+
+
+def test_a_user_is_named_alone_or_with_the_principals_own_tenant() -> None:
+    p = Principal("id", "bot", "acme", "steward")
+    assert p.user_space("alice") == Space("acme", "alice")
+    assert p.user_space("acme/alice") == Space("acme", "alice")
+    with pytest.raises(AccessDenied, match="not 'bot''s tenant"):
+        p.user_space("other/alice")
+    for bad in ("", "/alice", "alice/", "alice/bot/r1", "al ice"):
+        with pytest.raises(InvalidInput):
+            p.user_space(bad)
+
+
+def test_holding_a_user_needs_the_whole_user_not_one_of_its_agents() -> None:
+    assert Principal("id", "bot", "acme", "steward").holds_user(Space("acme", "alice"))
+    assert Principal("id", "bot", "acme", "steward", ("alice",)).holds_user(Space("acme", "alice"))
+    part = Principal("id", "bot", "acme", "steward", ("alice/bot", "bob"))
+    assert not part.holds_user(Space("acme", "alice"))
+    assert not Principal("id", "bot", "acme", "steward").holds_user(Space("other", "alice"))
+    assert local_admin().holds_user(Space("other", "alice"))
+
+
+def test_a_tenant_is_only_ever_the_principals_own() -> None:
+    p = Principal("id", "bot", "acme", "admin")
+    assert p.tenant_space(None) == Space("acme") == p.tenant_space("acme")
+    with pytest.raises(AccessDenied):
+        p.tenant_space("other")
+    assert local_admin().tenant_space("other") == Space("other")
+    with pytest.raises(InvalidInput, match="tenant"):
+        local_admin().tenant_space("bad tenant")

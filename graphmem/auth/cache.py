@@ -1,0 +1,90 @@
+"""Recently verified keys, so a request needs no database lookup (nor a worker thread).
+
+An entry is trusted for `seconds` at most. Revoking a key through any KeyStore of this host
+(the server's or `graphmem keys revoke`) rewrites a stamp file in the data directory, and
+every cache on the host reads that stamp on each lookup (a few microseconds) and forgets
+everything when it changed: revocation is immediate on the host, and takes at most
+`seconds` on another host sharing the relational store.
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import threading
+import time
+from pathlib import Path
+
+from graphmem.auth.principal import Principal
+
+STAMP_FILE = "api_keys.revoked"
+
+
+class VerifiedKeys:
+    """digest → (principal, expiry), bounded, dropped whole when the stamp changes."""
+
+    def __init__(self, seconds: float, stamp: Path | None, max_entries: int = 10_000) -> None:
+        self.seconds = seconds
+        self.stamp = stamp
+        self.max_entries = max_entries
+        self._entries: dict[str, tuple[Principal, float]] = {}
+        self._seen: bytes | None = None
+        self._lock = threading.Lock()
+
+    def get(self, digest: str, now: float | None = None) -> Principal | None:
+        if self.seconds <= 0 or not self._entries:
+            return None
+        self._check_stamp()
+        found = self._entries.get(digest)
+        if found is None:
+            return None
+        if found[1] <= (time.monotonic() if now is None else now):
+            self._entries.pop(digest, None)
+            return None
+        return found[0]
+
+    def stamp_now(self) -> bytes | None:
+        """Read before the lookup whose result `put` will keep."""
+        return read_stamp(self.stamp)
+
+    def put(self, digest: str, principal: Principal, stamp: bytes | None,
+            now: float | None = None) -> None:
+        """Keep a lookup's result; `stamp` is what `stamp_now` read before that lookup, so a
+        revocation racing the lookup still empties the cache on the next `get`."""
+        if self.seconds <= 0:
+            return
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            if stamp != self._seen:
+                self._entries.clear()
+                self._seen = stamp
+            if len(self._entries) >= self.max_entries:
+                self._entries = {d: e for d, e in self._entries.items() if e[1] > now}
+                if len(self._entries) >= self.max_entries:
+                    self._entries.clear()
+            self._entries[digest] = (principal, now + self.seconds)
+
+    def clear(self) -> None:
+        with self._lock:
+            self._entries.clear()
+
+    def _check_stamp(self) -> None:
+        if self.stamp is not None and read_stamp(self.stamp) != self._seen:
+            self.clear()
+
+
+def read_stamp(path: Path | None) -> bytes | None:
+    if path is None:
+        return None
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return None
+
+
+def touch_stamp(path: Path) -> None:
+    """A new stamp, written atomically: every cache on the host forgets its keys."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}")
+    tmp.write_bytes(secrets.token_hex(16).encode())
+    os.replace(tmp, path)

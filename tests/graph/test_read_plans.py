@@ -1,0 +1,42 @@
+"""The read statements behind as-of, history, entity views and recall_related seek indexes:
+never a label scan of every Fact or Entity, whatever the size of the space."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from graphmem.graph.queries import query
+from graphmem.runtime import Runtime
+
+AT = datetime(2026, 1, 1, tzinfo=UTC)
+READS: list[tuple[str, dict[str, Any]]] = [
+    ("graph/subject_as_of", {"subject": "s", "at": AT}),
+    ("graph/subject_valid_at", {"subject": "s", "at": AT}),
+    ("facts/history", {"subject": "s", "scope": None}),
+    ("graph/entity_facts", {"key": "person:a", "as_of": AT, "valid_at": None}),
+    ("graph/entity_history", {"key": "person:a", "attribute": "role"}),
+    ("graph/expand", {"frontier": ["person:a"], "fanout": 101, "budget": 200, "as_of": None,
+                      "valid_at": None, "starts": True}),
+    ("graph/facts_by_id", {"ids": ["f1", "f2"]}),
+]
+
+
+def _operators(plan: Any) -> set[str]:
+    ops = {plan["operatorType"].split("@")[0]}
+    for child in plan.get("children", []):
+        ops |= _operators(child)
+    return ops
+
+
+@pytest.mark.parametrize("name, params", READS, ids=[name for name, _ in READS])
+def test_read_statements_seek_an_index(runtime: Runtime, name: str,
+                                       params: dict[str, Any]) -> None:
+    with runtime.graph.session() as session:
+        plan = session.run("EXPLAIN " + query(name), {"space": "s", **params}).consume().plan
+    assert plan is not None
+    ops = _operators(plan)
+    assert any("IndexSeek" in op for op in ops), ops
+    assert not ops & {"NodeByLabelScan", "AllNodesScan"}, ops

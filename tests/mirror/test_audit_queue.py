@@ -1,0 +1,182 @@
+"""Audit rows leave the caller's path: queued in call order, written in batches, flushed
+before anything reads the chain, and a write's row is durable with the write itself."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import threading
+import uuid
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from mirror_support import NO_EMBEDDER, close_runtime, open_runtime, with_store
+
+from graphmem import GraphMem
+from graphmem.errors import NotFound
+from graphmem.graph.driver import GraphDriver
+from graphmem.memory import Caller
+from graphmem.mirror import audit
+from graphmem.mirror.mirror import Mirror
+from graphmem.runtime import Runtime
+from graphmem.settings import Settings
+
+Make = Callable[..., GraphMem]
+WRITER = Path(__file__).with_name("audit_writer.py")
+
+
+def stored_rows(runtime: Runtime) -> list[tuple[str, str, str]]:
+    return [(r[0], r[1], r[2]) for r in runtime.store.query(
+        "SELECT caller, operation, outcome FROM audit_log ORDER BY seq")]
+
+
+@pytest.fixture
+def idle_worker(monkeypatch: pytest.MonkeyPatch) -> None:
+    """No background worker: rows and entries wait until something flushes or drains."""
+    monkeypatch.setattr(Mirror, "_ensure_thread", lambda self: None)
+
+
+def test_rows_come_out_in_call_order_under_concurrent_threads(make: Make,
+                                                               mirror_runtime: Runtime) -> None:
+    space = make().key
+    threads, rounds = 4, 8
+    called: dict[str, list[str]] = {}
+
+    def work(n: int) -> None:
+        mem = make(space, caller=Caller(f"w{n}"))
+        done = called.setdefault(f"w{n}", [])
+        for i in range(rounds):
+            mem.remember_facts([{"subject": f"s{n}", "value": f"v{i}"}])
+            done.append("remember_facts")
+            mem.active(f"s{n}")
+            done.append("active")
+            with pytest.raises(NotFound):
+                mem.fact("f-missing")
+            done.append("fact")
+
+    pool = [threading.Thread(target=work, args=(n,)) for n in range(threads)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    mirror_runtime.mirror.flush()
+    rows = stored_rows(mirror_runtime)
+    for name, expected in called.items():
+        assert [op for caller, op, _ in rows if caller == name] == expected, name
+    assert len(rows) == threads * rounds * 3
+    assert make(space).verify_audit(deep=True).ok
+
+
+def test_many_rows_go_in_one_transaction(make: Make, mirror_runtime: Runtime,
+                                         idle_worker: None) -> None:
+    mem = make()
+    for _ in range(50):
+        mem.active()
+    heads: list[int] = []
+    append = audit.Appender.finish
+
+    def counted(self: audit.Appender) -> int:
+        heads.append(self.added)
+        return append(self)
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(audit.Appender, "finish", counted)
+        mirror_runtime.mirror.flush()
+    assert heads == [50]
+
+
+def test_verify_flushes_what_is_queued(make: Make, mirror_runtime: Runtime,
+                                       idle_worker: None) -> None:
+    mem = make()
+    mem.remember_facts([{"subject": "plan", "value": "pro"}])
+    for _ in range(3):
+        mem.active()
+    assert stored_rows(mirror_runtime) == [], "nothing is written in the caller's path"
+    report = mem.verify_audit()
+    assert report.ok and report.rows == 4
+    assert [op for _, op, _ in stored_rows(mirror_runtime)] == [
+        "remember_facts", "active", "active", "active"]
+    listed = mem.audit_log(limit=10)
+    assert [r.operation for r in listed][:2] == ["verify_audit", "active"]
+
+
+def test_a_write_row_names_its_event_and_counts_never_content(make: Make,
+                                                              mirror_runtime: Runtime) -> None:
+    mem = make()
+    mem.remember_facts([{"subject": "city", "value": "Tbilisi-secret"},
+                        {"subject": "plan", "value": "pro"}])
+    row = mem.audit_log(limit=5, operation="remember_facts")[0]
+    detail = json.loads(row.detail)
+    events = [r[0] for r in mirror_runtime.store.query(
+        "SELECT event_id FROM events WHERE space = ?", (mem.key,))]
+    assert detail == {"event": events[0], "kind": "remember", "count": 2}
+    assert (row.caller, row.outcome, row.space) == ("local", "ok", mem.key)
+    assert "Tbilisi" not in row.detail
+
+
+def test_close_writes_the_queue(settings: Settings, graph: GraphDriver, relational_url: str,
+                                idle_worker: None) -> None:
+    runtime = open_runtime(with_store(settings, relational_url, **NO_EMBEDDER), graph)
+    try:
+        mem = GraphMem(f"t-{uuid.uuid4().hex[:12]}/u/a/r", runtime=runtime)
+        mem.remember_facts([{"subject": "plan", "value": "pro"}])
+        mem.active()
+        with pytest.raises(NotFound):
+            mem.fact("f-missing")
+        assert stored_rows(runtime) == []
+        runtime.mirror.close()
+        assert stored_rows(runtime) == [("local", "remember_facts", "ok"),
+                                        ("local", "active", "ok"), ("local", "fact", "error")]
+        assert runtime.mirror.verify().ok
+    finally:
+        close_runtime(runtime)
+
+
+@pytest.fixture
+def killed_writer(settings: Settings, graph: GraphDriver, tmp_path: Path) -> Iterator[
+        tuple[str, str, str]]:
+    """A process that wrote one fact and was SIGKILLed before its mirror wrote anything:
+    (space, relational URL, the acknowledged fact id)."""
+    url = f"sqlite:///{tmp_path / 'mirror.db'}"
+    space = f"t-kill-{uuid.uuid4().hex[:10]}/u/a/r"
+    open_runtime(with_store(settings, url), graph).store.close()  # migrated first
+    env = {**os.environ, "GRAPHMEM_DATABASE_URL": url,
+           "GRAPHMEM_EMBEDDING_BASE_URL": NO_EMBEDDER["embedding_base_url"],
+           "GRAPHMEM_LLM_MAX_RETRIES": "0", "GRAPHMEM_LOG_LEVEL": "ERROR"}
+    proc = subprocess.Popen([sys.executable, str(WRITER), space], env=env,
+                            stdout=subprocess.PIPE, text=True)
+    try:
+        assert proc.stdout is not None
+        line = proc.stdout.readline().strip()
+        assert line.startswith("ack "), f"the writer said {line!r}"
+    finally:
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=30)
+    yield space, url, line[4:]
+
+
+def test_a_write_row_survives_a_sigkill_after_the_commit(
+        settings: Settings, graph: GraphDriver, killed_writer: tuple[str, str, str]) -> None:
+    space, url, fact_id = killed_writer
+    runtime = open_runtime(with_store(settings, url, **NO_EMBEDDER), graph)
+    try:
+        assert stored_rows(runtime) == [], "the killed process wrote no row itself"
+        mem = GraphMem(space, runtime=runtime)
+        mem.drain()  # the restart applies what the crash left, with the write's row
+        rows = mem.audit_log(limit=10)
+        assert [(r.caller, r.operation, r.outcome) for r in rows] == [
+            ("local", "remember_facts", "ok")], "the write's row, not the lost read's"
+        write = json.loads(rows[0].detail)
+        events = runtime.store.query("SELECT event_id, payload FROM events WHERE space = ?",
+                                     (space,))
+        assert [write["event"]] == [e[0] for e in events]
+        assert fact_id in (runtime.mirror.cipher.open(events[0][1]) or "")
+        assert mem.verify_audit(deep=True).ok
+        mem.drain()
+        assert len([r for r in mem.audit_log(limit=50) if r.operation == "remember_facts"]) == 1
+    finally:
+        close_runtime(runtime)
