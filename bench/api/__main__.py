@@ -85,7 +85,8 @@ def fact(n: int) -> dict[str, Any]:
     return {"subject": f"setting_{n}", "value": f"v{n}", "confidence": 0.9}
 
 
-OPERATIONS = ("rememberFacts", "facts")
+OPERATIONS = ("facts", "rememberFacts")  # reads first: writes leave background work behind
+SETTLE = 2.0  # seconds between phases, for the previous phase's background work to end
 
 
 class Client:
@@ -97,11 +98,19 @@ class Client:
         self.conn = http.client.HTTPConnection(parts.hostname or "127.0.0.1", parts.port,
                                                timeout=60)
         self.headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+        self.used = 0.0
+
+    def ready(self) -> None:
+        """Reconnect (outside the timing) after a pause the server's keep-alive may end."""
+        if time.monotonic() - self.used > 2.0:
+            self.conn.close()
+            self.conn.connect()
 
     def post(self, body: dict[str, Any]) -> None:
         self.conn.request("POST", "/graphql", json.dumps(body).encode(), self.headers)
         response = self.conn.getresponse()
         data = response.read()
+        self.used = time.monotonic()
         if response.status != 200 or b'"errors"' in data:
             raise SystemExit(f"benchmark request failed: {response.status} {data[:500]!r}")
 
@@ -129,9 +138,17 @@ class Caller:
     def http(self, name: str, n: int) -> float:
         body = ({"query": REMEMBER, "variables": {"s": self.space, "f": [fact(n)]}}
                 if name == "rememberFacts" else {"query": FACTS, "variables": {"s": self.space}})
+        self.client.ready()
         started = time.perf_counter()
         self.client.post(body)
         return time.perf_counter() - started
+
+
+def settle(caller: Caller) -> None:
+    """Let a phase's background work (embedding its writes, the mirror, audit rows) end
+    before the next phase is timed."""
+    caller.mem.wait_for_embeddings()
+    time.sleep(SETTLE)
 
 
 def compare(runtime: Runtime, base: str, token: str, calls: int) -> dict[str, Any]:
@@ -153,8 +170,10 @@ def compare(runtime: Runtime, base: str, token: str, calls: int) -> dict[str, An
                 http.append(t_http)
                 diffs.append(t_http - t_local)
             apart = Caller(runtime, client)
+            settle(pairs)
             seq_local = [apart.local(name, n) for n in range(calls)]
             seq_http = [apart.http(name, n) for n in range(calls)]
+            settle(apart)
             found[name] = {"local": local, "http": http, "diffs": diffs,
                            "seq_local": seq_local, "seq_http": seq_http}
     finally:

@@ -2,7 +2,7 @@
 
 An entry is trusted for `seconds` at most. Revoking a key through any KeyStore of this host
 (the server's or `graphmem keys revoke`) rewrites a stamp file in the data directory, and
-every cache on the host reads that stamp on each lookup (a few microseconds) and forgets
+every cache on the host checks that stamp on each lookup (one stat) and forgets
 everything when it changed: revocation is immediate on the host, and takes at most
 `seconds` on another host sharing the relational store.
 """
@@ -18,6 +18,7 @@ from pathlib import Path
 from graphmem.auth.principal import Principal
 
 STAMP_FILE = "api_keys.revoked"
+Stamp = tuple[int, int, int]  # the stamp file's inode, mtime and ctime
 
 
 class VerifiedKeys:
@@ -28,7 +29,7 @@ class VerifiedKeys:
         self.stamp = stamp
         self.max_entries = max_entries
         self._entries: dict[str, tuple[Principal, float]] = {}
-        self._seen: bytes | None = None
+        self._seen: Stamp | None = None
         self._lock = threading.Lock()
 
     def get(self, digest: str, now: float | None = None) -> Principal | None:
@@ -43,11 +44,11 @@ class VerifiedKeys:
             return None
         return found[0]
 
-    def stamp_now(self) -> bytes | None:
+    def stamp_now(self) -> Stamp | None:
         """Read before the lookup whose result `put` will keep."""
         return read_stamp(self.stamp)
 
-    def put(self, digest: str, principal: Principal, stamp: bytes | None,
+    def put(self, digest: str, principal: Principal, stamp: Stamp | None,
             now: float | None = None) -> None:
         """Keep a lookup's result; `stamp` is what `stamp_now` read before that lookup, so a
         revocation racing the lookup still empties the cache on the next `get`."""
@@ -73,17 +74,20 @@ class VerifiedKeys:
             self.clear()
 
 
-def read_stamp(path: Path | None) -> bytes | None:
+def read_stamp(path: Path | None) -> Stamp | None:
+    """Which stamp file is there: one stat. A new stamp is a new file (a new inode, times)."""
     if path is None:
         return None
     try:
-        return path.read_bytes()
+        found = os.stat(path)
     except FileNotFoundError:
         return None
+    return found.st_ino, found.st_mtime_ns, found.st_ctime_ns
 
 
 def touch_stamp(path: Path) -> None:
-    """A new stamp, written atomically: every cache on the host forgets its keys."""
+    """A new stamp file (created while the old one exists, so another inode) moved into
+    place: every cache on the host forgets its keys."""
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}")
     tmp.write_bytes(secrets.token_hex(16).encode())

@@ -47,16 +47,25 @@ def _recall(tx: ManagedTransaction, space: str, question: str | None,
     if keys:
         check_typed(given or (), start)
     facts = edge_facts(tx, space, paths, as_of)
-    return Related(tuple(start), tuple(_validity(p, facts) for p in paths), found, facts,
-                   truncated, hops, None, how)
+    timed: dict[int, Edge] = {}
+    return Related(tuple(start), tuple(_validity(p, facts, timed) for p in paths), found,
+                   facts, truncated, hops, None, how)
 
 
-def _validity(path: Path, facts: dict[str, Fact]) -> Path:
-    """Each edge is valid as its fact is (the hop queries leave times to the facts)."""
-    edges = tuple(Edge(e.fact_id, e.type, e.relation, e.head, e.tail, e.status, e.confidence,
-                       facts[e.fact_id].valid_from, facts[e.fact_id].valid_to)
-                  if e.fact_id in facts else e for e in path.edges)
-    return Path(path.keys, edges)
+def _validity(path: Path, facts: dict[str, Fact], timed: dict[int, Edge]) -> Path:
+    """Each edge is valid as its fact is (the hop queries leave times to the facts); paths
+    share their edge objects, so each is rebuilt once (`timed`, by identity)."""
+    edges = []
+    for e in path.edges:
+        found = timed.get(id(e))
+        if found is None:
+            fact = facts.get(e.fact_id)
+            found = e if fact is None else Edge(
+                e.fact_id, e.type, e.relation, e.head, e.tail, e.status, e.confidence,
+                fact.valid_from, fact.valid_to)
+            timed[id(e)] = found
+        edges.append(found)
+    return Path(path.keys, tuple(edges))
 
 
 def recall_related(graph: GraphDriver, space: str, question: str | None,

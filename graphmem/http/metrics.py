@@ -44,6 +44,7 @@ class Metrics:
         r.register(self.models)
         self.subscriptions = Gauge("graphmem_subscriptions_active", "Open GraphQL"
                                    " subscriptions", registry=r)
+        self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
 
     def watch_models(self, extras: dict[str, Any]) -> None:
         """Report this runtime's model clients' own call counters (built lazily); a new
@@ -52,12 +53,20 @@ class Metrics:
 
     def observe_http(self, path: str, status: int, seconds: float) -> None:
         route = path if path in ROUTES else "other"
-        self.http.labels(route, str(status)).inc()
-        self.http_latency.labels(route).observe(seconds)
+        self._child(self.http, route, str(status)).inc()
+        self._child(self.http_latency, route).observe(seconds)
 
     def observe_operation(self, operation: str, outcome: str, seconds: float) -> None:
-        self.operations.labels(operation, outcome).inc()
-        self.latency.labels(operation).observe(seconds)
+        self._child(self.operations, operation, outcome).inc()
+        self._child(self.latency, operation).observe(seconds)
+
+    def _child(self, metric: Any, *labels: str) -> Any:
+        """A labelled series, looked up once (`labels()` validates and locks every time)."""
+        key = (id(metric), labels)
+        found = self._children.get(key)
+        if found is None:
+            found = self._children[key] = metric.labels(*labels)
+        return found
 
     def error(self, code: str) -> None:
         self.errors.labels(code).inc()

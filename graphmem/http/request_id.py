@@ -50,7 +50,16 @@ class RequestIdMiddleware:
         rid = pick_id(Headers(scope=scope).get(HEADER), self.ids)
         state.request_state(scope)["request_id"] = rid
         status = 0
+        logged = False
         started = time.perf_counter()
+
+        def done() -> None:
+            """The access line, once: before the last body chunk leaves (so a client that
+            has its answer finds the line logged), else when the request ends."""
+            nonlocal logged
+            if not logged:
+                logged = True
+                self._log(scope, rid, status or 500, time.perf_counter() - started)
 
         async def send_with_id(message: Message) -> None:
             nonlocal status
@@ -58,6 +67,8 @@ class RequestIdMiddleware:
             if kind == "http.response.start":
                 status = int(message["status"])
                 MutableHeaders(scope=message).append(HEADER, rid)
+            elif kind == "http.response.body" and not message.get("more_body", False):
+                done()
             elif kind == "websocket.accept":
                 status = 101
                 message.setdefault("headers", [])
@@ -69,8 +80,7 @@ class RequestIdMiddleware:
         try:
             await self.app(scope, receive, send_with_id)
         finally:
-            seconds = time.perf_counter() - started
-            self._log(scope, rid, status or 500, seconds)
+            done()
 
     def _log(self, scope: Scope, rid: str, status: int, seconds: float) -> None:
         client = scope.get("client") or ("-", 0)

@@ -20,8 +20,12 @@ drains what a crash left there. The server calls `start()`: every space is drain
 start-up and every GRAPHMEM_MIRROR_INTERVAL seconds. A failed pass (the relational store is
 down) is retried every interval: the graph write never waits for the store and never fails
 because of it, and the mirror catches up when it returns. Each pass reads the pending entries
-once, applies them and the queued rows in one relational transaction, then marks the entries
-done in one graph transaction.
+once, applies them and the queued rows in one relational transaction; a second thread marks
+applied entries done in the graph every MARK_EVERY seconds, off the path from a commit to its
+apply (a pass skips what it applied and is not marked yet). A write passes `notify` the
+entries it committed: when they follow on from the last entry this process applied in the
+space (no gap in the space's write counter, so no other writer came between), the pass
+applies them without reading the outbox at all.
 
 `flush()` writes everything queued so far (verify, audit listings, attestations and `close`
 call it); `drain()` applies what is pending synchronously, for tests, tools and shutdown.
@@ -167,6 +171,7 @@ class Mirror:
                                   " read/denial row(s) dropped so far (writes keep theirs in"
                                   " the outbox)", AUDIT_QUEUE, self._dropped)
                     continue
+                self._ensure_thread()
                 self._wake.set()
                 self._queue_cond.wait(timeout=1.0)  # back-pressure while the store keeps up
             self._ticket += 1
@@ -210,8 +215,9 @@ class Mirror:
                 dirty, self._dirty = self._dirty, set()
                 fresh, self._fresh = self._fresh, {}
             try:
-                result = self._pass_locked(dirty | (spaces or set()), everything, fresh)
-                if mark:
+                applied, more, stale = self._pass_locked(dirty | (spaces or set()), everything,
+                                                         fresh)
+                if mark or stale:  # stale: a full read held entries applied but not marked
                     self._mark()
             except BaseException:
                 with self._state_lock:
@@ -221,10 +227,10 @@ class Mirror:
                     self._queue_cond.notify_all()  # waiting callers drop instead of waiting
                 raise
             self._failing = False
-            return result
+            return applied, more
 
     def _pass_locked(self, wanted: set[str], everything: bool,
-                     fresh: dict[str, list[outbox.OutboxEntry]]) -> tuple[int, bool]:
+                     fresh: dict[str, list[outbox.OutboxEntry]]) -> tuple[int, bool, bool]:
         served = {space: found for space, found in fresh.items()
                   if space not in wanted and self._follows(space, found)}
         known = {e.id for found in served.values() for e in found}
@@ -256,7 +262,7 @@ class Mirror:
                     self._unmarked.update((e.id, None) for e in step)
                 for e in step:
                     self._last_seq[e.space] = max(self._last_seq.get(e.space, 0), e.seq or 0)
-        return len(applied), capped or not whole
+        return len(applied), capped or not whole, capped and len(todo) < len(entries)
 
     def _follows(self, space: str, found: list[outbox.OutboxEntry]) -> bool:
         """Whether entries committed by this process continue what it applied last in the

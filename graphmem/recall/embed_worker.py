@@ -17,6 +17,7 @@ the process died), so they catch up in the background.
 
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
 import time
@@ -112,8 +113,8 @@ class EmbedWorker:
             self._closed = True
             self._cond.notify_all()
             thread = self._thread
-        if thread is not None:
-            thread.join(timeout=5)
+        if thread is not None:  # it finishes the model call in progress (torch must not be
+            thread.join(timeout=30)  # running when the interpreter shuts down)
 
     # ---- the thread --------------------------------------------------------------------------
     def _enqueue(self, space: str, ids: list[str], backfill: bool = False) -> int:
@@ -131,13 +132,14 @@ class EmbedWorker:
             self._thread = threading.Thread(target=self._run, name="graphmem-embed",
                                             daemon=True)
             self._thread.start()
+            atexit.register(self.close)  # a process that never closes still embeds its writes
 
     def _run(self) -> None:
         while True:
             with self._cond:
                 while not self._queue and not self._closed:
                     self._cond.wait()
-                if not self._queue:
+                if self._closed:  # what is left is backfilled by the next process
                     return
                 work = list(self._queue)
                 self._queue.clear()

@@ -3,10 +3,14 @@ authentication is switched off; the request id is echoed on every answer."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 
 import httpx
 from api_support import Api, codes, new_tenant
+
+from graphmem.auth import KeyStore
+from graphmem.auth.pepper import load_pepper
 
 STATS = "query($s: String!) { stats(space: $s) { space active } }"
 
@@ -83,3 +87,17 @@ def test_a_key_still_counts_when_auth_is_off(serve_api: Callable[..., Api]) -> N
     tenant = new_tenant()
     data = local.ok(local.key("reader", tenant), STATS, {"s": "u"})
     assert data["stats"]["space"].startswith(tenant + "/")
+
+
+def test_a_key_revoked_from_another_host_fails_within_the_cache_period(
+        serve_api: Callable[..., Api]) -> None:
+    short = serve_api(api_key_cache_seconds=0.2)
+    issued = short.keys.create(new_tenant(), "reader")
+    assert short.post(STATS, {"s": "u"}, issued.token).status_code == 200
+    elsewhere = KeyStore(short.keys.store, load_pepper(short.settings))  # no shared stamp
+    elsewhere.revoke(issued.key_id)
+    deadline = time.monotonic() + 30
+    while short.post(STATS, {"s": "u"}, issued.token).status_code == 200:
+        assert time.monotonic() < deadline, "the revoked key was still accepted after 30 s"
+        time.sleep(0.05)
+    assert short.post(STATS, {"s": "u"}, issued.token).status_code == 401

@@ -16,6 +16,7 @@ import os
 import random
 import sys
 import time
+from collections.abc import Sequence
 
 import openai  # noqa: F401 - imported before forking, like everything else
 
@@ -38,9 +39,10 @@ def widen_windows(rng: random.Random) -> None:
         time.sleep(rng.uniform(0, 0.02))
         mark_done(graph, ids)  # type: ignore[arg-type]
 
-    def late_notify(self: mirror_module.Mirror, space: str) -> None:
+    def late_notify(self: mirror_module.Mirror, space: str,
+                    entries: Sequence[outbox.OutboxEntry] = ()) -> None:
         time.sleep(rng.uniform(0, 0.02))
-        notify(self, space)
+        notify(self, space, entries)
 
     outbox.mark_done = late_mark  # type: ignore[assignment]
     mirror_module.Mirror.notify = late_notify  # type: ignore[method-assign]

@@ -14,13 +14,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from mirror_support import NO_EMBEDDER, close_runtime, open_runtime, with_store
+from mirror_support import NO_EMBEDDER, close_runtime, mirrored, open_runtime, with_store
 
 from graphmem import GraphMem
 from graphmem.errors import NotFound
 from graphmem.graph.driver import GraphDriver
 from graphmem.memory import Caller
 from graphmem.mirror import audit
+from graphmem.mirror import mirror as mirror_module
 from graphmem.mirror.mirror import Mirror
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings
@@ -180,3 +181,48 @@ def test_a_write_row_survives_a_sigkill_after_the_commit(
         assert len([r for r in mem.audit_log(limit=50) if r.operation == "remember_facts"]) == 1
     finally:
         close_runtime(runtime)
+
+
+def test_a_full_queue_makes_callers_wait_not_drop(make: Make, mirror_runtime: Runtime,
+                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(mirror_module, "AUDIT_QUEUE", 3)
+    mem = make()
+    pool = [threading.Thread(target=lambda: [mem.active() for _ in range(10)])
+            for _ in range(4)]
+    for t in pool:
+        t.start()
+    for t in pool:
+        t.join()
+    mirror_runtime.mirror.flush()
+    assert mirror_runtime.mirror.status()["audit_dropped"] == 0
+    assert [op for _, op, _ in stored_rows(mirror_runtime)] == ["active"] * 40
+
+
+def test_while_the_store_is_down_the_queue_stays_bounded(make: Make, mirror_runtime: Runtime,
+                                                         monkeypatch: pytest.MonkeyPatch
+                                                         ) -> None:
+    monkeypatch.setattr(mirror_module, "AUDIT_QUEUE", 5)
+    mem = make()
+    mem.active()
+    mirror_runtime.mirror.flush()
+    store = mirror_runtime.store
+    with store.transaction() as cur:
+        cur.execute("ALTER TABLE audit_head RENAME TO audit_head_away")
+    try:
+        mem.active()
+        with pytest.raises(Exception, match="audit_head"):
+            mirror_runtime.mirror.flush()  # the store fails: callers stop waiting for it
+        fact_id = mem.remember_facts([{"subject": "plan", "value": "pro"}])[0].fact_id
+        for _ in range(20):
+            mem.active()
+        status = mirror_runtime.mirror.status()
+        assert status["audit_backlog"] <= 5 and status["audit_dropped"] >= 17
+    finally:
+        with store.transaction() as cur:
+            cur.execute("ALTER TABLE audit_head_away RENAME TO audit_head")
+    assert mem.verify_audit().ok
+    rows = mem.audit_log(limit=100)
+    assert [r.operation for r in rows if r.operation == "remember_facts"] == [
+        "remember_facts"], "the write's row rides its outbox entry: never dropped"
+    assert rows[-1].operation == "active", "the first read, written before the outage"
+    assert fact_id in (mirrored(mirror_runtime, mem.key))
