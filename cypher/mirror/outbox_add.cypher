@@ -4,4 +4,4 @@
 MATCH (s:Space {key: $space})
 CREATE (o:Outbox {id: $id, space: $space, kind: $kind, payload: $payload, created_at: $now,
                   seq: s.writes, done: false, audit: $audit})
-RETURN o.id AS id
+RETURN o.id AS id, o.seq AS seq

@@ -1,7 +1,8 @@
 // Every change of one write in one round trip, in the order that keeps references valid:
-// new facts first, then in-place refines, status changes, retirements, and the outbox entry
-// the mirror applies later (its seq, the space's write counter taken with the lock, orders
-// one space's entries as they committed). Empty lists cost nothing. Times equal to the
+// new facts first, then in-place refines, status changes, retirements, the projection's
+// status labels and edges, and the outbox entry the mirror applies later (its seq, the
+// space's write counter taken with the lock, orders one space's entries as they committed;
+// it carries the audited call's row, so the row survives a crash after the commit). Empty lists cost nothing. Times equal to the
 // write's own instant travel once as $now (rows only flag them): converting thousands of
 // datetimes on the way in was the largest cost of a batch.
 CALL () {
@@ -50,9 +51,26 @@ CALL () {
       old.valid_to = coalesce(old.valid_to, e.valid_to, $now)
 }
 CALL () {
-  UNWIND $outbox AS o
-  MATCH (s:Space {key: $space})
-  CREATE (:Outbox {id: o.id, space: $space, kind: o.kind, payload: o.payload,
-                   created_at: $now, seq: s.writes, done: false})
+  // The projection kept in step with every fact written or changed ($synced), as
+  // graph/sync_facts does; inlined here to save the write a round trip.
+  UNWIND $synced AS id
+  MATCH (f:Fact {id: id})
+  WHERE f.space = $space
+  REMOVE f:Active:Flagged:Superseded:Historical
+  SET f:$(CASE f.status WHEN 'ACTIVE' THEN 'Active' WHEN 'FLAGGED_CONFLICT' THEN 'Flagged'
+               WHEN 'SUPERSEDED' THEN 'Superseded' ELSE 'Historical' END)
+  WITH f
+  WHERE f.rel_type IS NOT NULL
+  MATCH (f)-[:ABOUT {role: 'head'}]->(h:Entity), (f)-[:ABOUT {role: 'tail'}]->(t:Entity)
+  MATCH (h)-[r]->(t)
+  WHERE r.fact_id = f.id
+  SET r += f {.status, .confidence, .valid_from, .valid_to, .held_from, .retired_at,
+              .recorded_at, .archived, .coexist, .relation}
 }
-RETURN true AS applied
+MATCH (s:Space {key: $space})
+CALL (s) {
+  UNWIND $outbox AS o
+  CREATE (:Outbox {id: o.id, space: $space, kind: o.kind, payload: o.payload,
+                   created_at: $now, seq: s.writes, done: false, audit: o.audit})
+}
+RETURN s.writes AS seq

@@ -84,6 +84,28 @@ class AuditCall:
 CALL: ContextVar[AuditCall | None] = ContextVar("graphmem_audit_call", default=None)
 
 
+# Entries the current transaction function reported as it wrote them (`created`), each with
+# its audit row already on it; None outside a Stamped transaction function.
+_CREATED: ContextVar[list[OutboxEntry] | None] = ContextVar("graphmem_outbox_created",
+                                                            default=None)
+
+
+def call_stub() -> str | None:
+    """The current audited call's row, for an entry written in its transaction."""
+    call = CALL.get()
+    return call.stub() if call is not None else None
+
+
+def created(space: str, entries: Sequence[dict[str, Any]], now: datetime, seq: int | None
+            ) -> None:
+    """Report entries a statement just wrote with their audit row (remember/apply does), so
+    the transaction needs no `stamp` round trip to find them."""
+    found = _CREATED.get()
+    if found is not None:
+        found.extend(OutboxEntry(str(e["id"]), space, str(e["kind"]), str(e["payload"]), now,
+                                 seq, e.get("audit")) for e in entries)
+
+
 def stamp(tx: ManagedTransaction, space: str) -> list[OutboxEntry]:
     """The entries this transaction created in `space`, given the current call's audit row
     where they have none (those written by statements that do not go through `record`, like
@@ -107,8 +129,20 @@ class Stamped:
         self.entries: list[OutboxEntry] = []
 
     def __call__(self, tx: ManagedTransaction, *args: Any) -> Any:
-        result = self.fn(tx, *args)
-        self.entries = stamp(tx, self.space)
+        token = _CREATED.set([])
+        try:
+            result = self.fn(tx, *args)
+            reported = _CREATED.get() or []
+        finally:
+            _CREATED.reset(token)
+        if reported and all(e.space == self.space for e in reported):
+            self.entries = reported  # written with their rows: nothing to stamp or read back
+            call = CALL.get()
+            if call is not None:
+                call.events.extend((e.space, e.id) for e in reported
+                                   if (e.space, e.id) not in call.events)
+        else:
+            self.entries = stamp(tx, self.space)
         return result
 
 
@@ -157,10 +191,13 @@ def record(tx: ManagedTransaction, space: str, kind: str, payload: dict[str, Any
     current audited call's row, if any)."""
     event_id = new_event_id()
     call = CALL.get()
-    run(tx, "mirror/outbox_add", id=event_id, space=space, kind=kind, payload=encode(payload),
-        now=now, audit=call.stub() if call is not None else None)
+    entry = {"id": event_id, "kind": kind, "payload": encode(payload),
+             "audit": call.stub() if call is not None else None}
+    rows = run(tx, "mirror/outbox_add", space=space, now=now, **entry)
     if call is not None:
         call.events.append((space, event_id))
+    if rows:
+        created(space, [entry], now, rows[0]["seq"])
     return event_id
 
 

@@ -18,6 +18,7 @@ from neo4j import ManagedTransaction
 from graphmem.graph import projection  # the entity graph (issue 4)
 from graphmem.graph.driver import run
 from graphmem.graph.facts import fact_to_row, value_key
+from graphmem.mirror import outbox as mirror_outbox  # the audit row rides the entry
 from graphmem.model import Action, ConflictKind, Decision, Fact, Proposal, Status
 from graphmem.recall.text import fact_text  # retrieval's full-text field (issue 5)
 from graphmem.remember.approve import Plan, tombstone_value
@@ -95,11 +96,17 @@ class Batch:
 
     def apply(self, tx: ManagedTransaction, space: str, now: datetime) -> dict[str, str]:
         """Write everything; returns fact id → conflict id for the flagged facts."""
-        run(tx, "remember/apply", space=space, now=now,
-            facts=[_stamped(row, now) for row in self.facts], refines=self.refines,
-            statuses=self.statuses, supersedes=[_edge(e, now) for e in self.supersedes],
-            retracts=[_edge(e, now) for e in self.retracts], outbox=self.outbox)
-        projection.apply_batch(tx, space, now, self)  # issue 4: same transaction
+        audit = mirror_outbox.call_stub()  # issue 7: the call's audit row rides the entry
+        for entry in self.outbox:
+            entry.setdefault("audit", audit)
+        rows = run(tx, "remember/apply", space=space, now=now,
+                   facts=[_stamped(row, now) for row in self.facts], refines=self.refines,
+                   statuses=self.statuses, supersedes=[_edge(e, now) for e in self.supersedes],
+                   retracts=[_edge(e, now) for e in self.retracts], outbox=self.outbox,
+                   synced=projection.changed(self))  # issue 4: labels and edges in step
+        if rows:
+            mirror_outbox.created(space, self.outbox, now, rows[0]["seq"])
+        projection.project(tx, space, now, self.facts)  # issue 4: same transaction
         if not self.conflicts:
             return {}
         rows = run(tx, "remember/open_conflicts", rows=self.conflicts, space=space, now=now)
