@@ -185,6 +185,8 @@ class GraphMem(MirrorOperations):
 
     def _index(self, fact_ids: list[str]) -> None:
         """Vectors for what a write created: in the background unless configured inline."""
+        if fact_ids:
+            self._ranker().written(self.key)  # full-text catches up before the next ranking
         if self.settings.embed_background:
             self._embed_worker().submit(self.key, fact_ids)
         else:

@@ -126,10 +126,17 @@ class Ranker:
     transaction, or all in one when bound to it by `within` (fewer round trips)."""
 
     def __init__(self, graph: GraphDriver, vectors: VectorIndex,
-                 tx: ManagedTransaction | None = None) -> None:
+                 tx: ManagedTransaction | None = None, unsynced: set[str] | None = None
+                 ) -> None:
         self.graph = graph
         self.vectors = vectors
         self.tx = tx
+        self._unsynced = unsynced if unsynced is not None else set()
+
+    def written(self, space: str) -> None:
+        """This process wrote to `space`: its next lexical ranking first lets the eventually
+        consistent `fact_search` index take the writes in (read-your-writes)."""
+        self._unsynced.add(space)
 
     def within(self, fn: Callable[[Ranker], T]) -> T:
         """Run `fn` with every read of this Ranker in one read transaction."""
@@ -137,7 +144,7 @@ class Ranker:
             return fn(self)
 
         def work(tx: ManagedTransaction) -> T:
-            return fn(Ranker(self.graph, self.vectors, tx))
+            return fn(Ranker(self.graph, self.vectors, tx, self._unsynced))
 
         return self.graph.execute(work, write=False)
 
@@ -234,9 +241,12 @@ class Ranker:
         terms = lucene_terms(question)
         if not terms:
             return []
+        if space in self._unsynced:  # discarded first: a write meanwhile marks it again
+            self._unsynced.discard(space)
+            self.read("recall/await_fulltext")
         try:
             rows = self.read("recall/fulltext", space=space, query=terms,
-                                   limit=strategy.depth, **pool.params())
+                             limit=strategy.depth, **pool.params())
         except ClientError as e:
             if "fact_search" in (e.message or ""):
                 raise SchemaOutdated("the fact_search full-text index is missing: run"

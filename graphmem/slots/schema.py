@@ -94,6 +94,12 @@ def _words(text: str) -> list[str]:
     return words
 
 
+def _upper(ch: str) -> bool:
+    """Upper case that folding changes: Cherokee capitals fold to themselves, so splitting at
+    them would split the folded subject again (normalising must be idempotent)."""
+    return ch.isupper() and ch.casefold() != ch
+
+
 def _split_camel(text: str) -> str:
     """Insert a space at camelCase boundaries (`activeMedication`, `HTTPServer`, `ec2Instance`).
 
@@ -102,11 +108,11 @@ def _split_camel(text: str) -> str:
     out: list[str] = []
     n = len(text)
     for i, ch in enumerate(text):
-        if i > 0 and ch.isupper():
+        if i > 0 and _upper(ch):
             prev = text[i - 1]
             if prev.islower() or prev.isdigit():
                 out.append(" ")
-            elif prev.isupper() and i + 1 < n and text[i + 1].islower():
+            elif _upper(prev) and i + 1 < n and text[i + 1].islower():
                 plural = text[i + 1] == "s" and (i + 2 == n or not text[i + 2].islower())
                 if not plural:
                     out.append(" ")
