@@ -77,6 +77,9 @@ class Runtime:
         return self._lazy("mirror", lambda s: Mirror(s, self.graph, self.store))
 
     def _lazy(self, name: str, build: Callable[[Settings], T]) -> T:
+        built_already: T | None = self.extras.get(name)
+        if built_already is not None:  # the hot path (every write asks for the mirror) takes
+            return built_already  # no lock another thread may be holding
         with self.extras.setdefault("_models_lock", threading.Lock()):
             if name not in self.extras:
                 self.extras[name] = build(self.settings)

@@ -130,6 +130,11 @@ def normalise_subject(subject: str) -> str:
     """
     if not isinstance(subject, str):
         raise ValueError(f"subject must be a string, got {type(subject).__name__}")
+    return _normalise(subject)
+
+
+@lru_cache(maxsize=65_536)  # pure, and a write path normalises each subject more than once
+def _normalise(subject: str) -> str:
     if len(subject) > _MAX_RAW_LENGTH:
         raise ValueError(
             f"subject {_short(subject)} is too long: use a short snake_case name "
