@@ -106,7 +106,8 @@ class LocalEmbedder:
                                        convert_to_numpy=True, show_progress_bar=False)
         except (RuntimeError, ValueError) as e:
             raise EmbedderUnavailable(f"the local embedding model failed: {e}") from e
-        return [[float(x) for x in row] for row in vectors.tolist()]
+        rows: list[Vector] = vectors.tolist()  # Python floats already, in one C call: a
+        return rows  # per-float loop here held the GIL long enough to stall request threads
 
 
 class RemoteEmbedder:

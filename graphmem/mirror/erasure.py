@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -30,6 +31,7 @@ from graphmem.runtime import Runtime
 log = logging.getLogger(__name__)
 
 SCOPES = ("fact", "subject", "space", "expired")
+ERASE_PAGE = 5_000  # facts per transaction when a whole space goes (transaction memory)
 
 
 @dataclass(frozen=True)
@@ -71,8 +73,10 @@ def _targets(tx: ManagedTransaction, space: str, target: Target) -> list[str]:
     return sorted(ids)
 
 
-def erase_tx(tx: ManagedTransaction, space: str, target: Target, now: datetime) -> Erased:
-    """The graph side, in one transaction under the space lock."""
+def erase_tx(tx: ManagedTransaction, space: str, target: Target, now: datetime,
+             already: Sequence[str] = ()) -> Erased:
+    """The graph side, in one transaction under the space lock (`already`: the facts of a
+    whole-space erasure that earlier page transactions removed)."""
     run(tx, "remember/lock_space", space=space, now=now)
     ids = _targets(tx, space, target)
     if not ids and target.scope != "space":
@@ -80,6 +84,7 @@ def erase_tx(tx: ManagedTransaction, space: str, target: Target, now: datetime) 
     gone = run(tx, "mirror/erase_facts", space=space, ids=ids)[0]
     if target.scope == "space":
         run(tx, "mirror/erase_space_rest", space=space)
+        ids = sorted({*ids, *already})
     erased = frozenset(ids)
     rewrites = []
     for row in run(tx, "mirror/erase_outbox", space=space):
@@ -97,14 +102,40 @@ def erase_tx(tx: ManagedTransaction, space: str, target: Target, now: datetime) 
     return Erased(tuple(ids), tuple(gone["conflicts"]), event_id)
 
 
-def erase(runtime: Runtime, space: str, target: Target) -> dict[str, Any]:
+def _erase_pages(runtime: Runtime, space: str, now: datetime, page: int) -> list[str]:
+    """A whole space a page per transaction, leaving the last (partial) page, the outbox
+    entry and the receipt to the final one. A crash part-way leaves the space partly erased
+    in the graph only; erasing it again finishes the job, and the final entry (`all`)
+    empties the space in the mirror, so nothing erased here survives there."""
+    erased: list[str] = []
+
+    def one_page(tx: ManagedTransaction) -> list[str]:
+        run(tx, "remember/lock_space", space=space, now=now)
+        ids = [r["id"] for r in run(tx, "mirror/targets_all_page", space=space, limit=page)]
+        if len(ids) == page:  # a partial page is the final transaction's
+            run(tx, "mirror/erase_facts", space=space, ids=ids)
+            return ids
+        return []
+
+    while ids := runtime.graph.execute(one_page):
+        erased += ids
+    while runtime.graph.write("mirror/erase_entities_page", space=space,
+                              limit=page)[0]["deleted"]:
+        pass
+    return erased
+
+
+def erase(runtime: Runtime, space: str, target: Target, page: int = ERASE_PAGE
+          ) -> dict[str, Any]:
     """Erase from both stores; returns the signed receipt. The relational store is checked
     first: when it is down nothing is erased (StoreUnavailable), so a receipt never claims
     an erasure the mirror has not taken."""
     mirror = runtime.mirror
     runtime.store.ping()
     mirror.mark_applied()  # so the erasure drops applied entries rather than rewriting them
-    done: Erased = runtime.graph.execute(erase_tx, space, target, datetime.now(UTC))
+    now = datetime.now(UTC)
+    already = _erase_pages(runtime, space, now, page) if target.scope == "space" else []
+    done: Erased = runtime.graph.execute(erase_tx, space, target, now, already)
     fields: dict[str, Any] = {
         "scope": target.scope, "facts": len(done.facts), "fact_ids": list(done.facts),
         "conflicts": len(done.conflicts), "event_id": done.event_id,

@@ -158,13 +158,18 @@ class EmbedWorker:
                 self._cond.notify_all()
 
     def _embed(self, space: str, ids: list[str]) -> int:
+        """Chunk by chunk; closing stops it between chunks (the rest is backfilled later)."""
         stored = 0
         for start in range(0, len(ids), self.batch):
+            if self._closed:
+                break
             try:
-                stored += self._store(space, ids[start:start + self.batch])
+                n = self._store(space, ids[start:start + self.batch])
             except Exception:  # noqa: BLE001 - the thread must outlive any one failure
                 log.exception("embedding %d fact(s) of space %s failed", len(ids), space)
-        self.embedded += stored
+                continue
+            stored += n
+            self.embedded += n
         return stored
 
     def _backfill(self, space: str, tried: set[str]) -> None:

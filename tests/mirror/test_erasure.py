@@ -14,6 +14,7 @@ from mirror_support import mirrored, stored_bytes, wait_for
 
 from graphmem import GraphMem, verify_receipt
 from graphmem.errors import InvalidInput, NotFound, StoreUnavailable
+from graphmem.mirror import erasure
 from graphmem.mirror.check_mirror import check_mirror
 from graphmem.mirror.db import RelationalStore
 from graphmem.runtime import Runtime
@@ -139,6 +140,26 @@ def test_delete_all_empties_the_space_in_both_stores(make: Make,
     mem.remember_facts([{"subject": "city", "value": "Oslo"}])
     mem.drain()
     assert [v for _, v in mirrored(mirror_runtime, mem.key).values()] == ["Oslo"]
+
+
+def test_a_space_too_large_for_one_transaction_is_erased_a_page_at_a_time(
+        make: Make, mirror_runtime: Runtime) -> None:
+    mem = make()
+    history(mem)
+    mem.remember_facts([{"subject": f"service_{i}", "value": f"team {i}", "confidence": 0.9,
+                         "head": f"service {i}", "relation": "owned by", "tail": f"team {i}"}
+                        for i in range(11)])
+    every = set(graph_facts(mirror_runtime, mem.key))
+    assert len(every) == 14 and graph_count(mirror_runtime, mem.key, "Entity") > 11
+    mem.drain()
+    receipt = erasure.erase(mirror_runtime, mem.key, erasure.Target("space"), page=4)
+    assert receipt["receipt"]["facts"] == 14
+    assert set(receipt["receipt"]["fact_ids"]) == every, "the receipt names every page"
+    assert graph_facts(mirror_runtime, mem.key) == {}
+    assert graph_count(mirror_runtime, mem.key, "Entity") == 0
+    mem.drain()
+    assert mirrored(mirror_runtime, mem.key) == {}
+    assert check_mirror(mirror_runtime, mem.key) == []
 
 
 def test_erasure_leaves_no_trace_in_the_stored_bytes(make: Make,
