@@ -240,20 +240,27 @@ class Mirror:
             for _, item in islice(self._queue, AUDIT_BATCH):
                 if isinstance(item, Marker) and not self._satisfied(item):
                     wanted.update(space for space, event in item.events if event not in known)
-        entries: list[outbox.OutboxEntry] = []
-        if everything or wanted:
-            batch = self.settings.mirror_batch
-            entries = outbox.pending(self.graph, self.store_id, batch,
-                                     None if everything else sorted(wanted))
-        capped = len(entries) >= self.settings.mirror_batch
-        read = {e.space for e in entries} if everything else wanted
-        entries += [e for space, found in served.items() if space not in read for e in found]
-        entries.sort(key=lambda e: (e.space, e.seq or 0, e.created_at, e.id))
-        with self._queue_cond:  # read after the entries: every row queued before they
-            items = list(islice(self._queue, AUDIT_BATCH + 1))  # committed is among these
-        with self._mark_lock:
-            todo = [e for e in entries if e.id not in self._unmarked]
-        steps, taken, whole = self._plan(todo, items, t0, capped)
+        batch = self.settings.mirror_batch
+        while True:
+            entries: list[outbox.OutboxEntry] = []
+            if everything or wanted:
+                entries = outbox.pending(self.graph, self.store_id, batch,
+                                         None if everything else sorted(wanted))
+            capped = len(entries) >= batch
+            read = {e.space for e in entries} if everything else wanted
+            entries += [e for space, found in served.items() if space not in read
+                        for e in found]
+            entries.sort(key=lambda e: (e.space, e.seq or 0, e.created_at, e.id))
+            with self._queue_cond:  # read after the entries: every row queued before they
+                items = list(islice(self._queue, AUDIT_BATCH + 1))  # committed is among these
+            with self._mark_lock:
+                todo = [e for e in entries if e.id not in self._unmarked]
+            steps, taken, whole = self._plan(todo, items, t0, capped)
+            if steps or taken or not capped:
+                break
+            # The first queued write's entries lie past this read's cap (the read is in
+            # space order, the queue in call order): read more, or no pass would progress.
+            batch *= 2
         applied = self._write(steps) if steps else []
         self._written(taken)
         for step in steps:

@@ -226,3 +226,27 @@ def test_while_the_store_is_down_the_queue_stays_bounded(make: Make, mirror_runt
         "remember_facts"], "the write's row rides its outbox entry: never dropped"
     assert rows[-1].operation == "active", "the first read, written before the outage"
     assert fact_id in (mirrored(mirror_runtime, mem.key))
+
+
+def test_a_backlog_wider_than_one_read_still_drains(idle_worker: None, settings: Settings,
+                                                    graph: GraphDriver,
+                                                    relational_url: str) -> None:
+    """The queue is in call order, the outbox read in space order and capped: when the first
+    queued write's space sorts past the cap, a pass must read further rather than stall."""
+    runtime = open_runtime(with_store(settings, relational_url, mirror_batch=3,
+                                      **NO_EMBEDDER), graph)
+    try:
+        tag = uuid.uuid4().hex[:8]
+        mems = [GraphMem(f"t-{tag}/{name}/a/r", runtime=runtime) for name in ("z", "b", "a")]
+        for round_ in range(3):
+            for mem in mems:  # z (sorts last) writes first
+                mem.remember_facts([{"subject": "s", "value": f"v{round_}", "confidence": 0.9}])
+        assert runtime.mirror.drain([m.key for m in mems]) == 9
+        for mem in mems:
+            held = mirrored(runtime, mem.key).values()
+            assert sorted(v for _, v in held) == ["v0", "v1", "v2"]
+            assert [v for status, v in held if status == "ACTIVE"] == ["v2"], list(held)
+            mem.close()
+        assert GraphMem(mems[0].key, runtime=runtime).verify_audit().ok
+    finally:
+        close_runtime(runtime)
