@@ -161,6 +161,7 @@ class Embeddings:
         self.calls = 0
         self._cache: OrderedDict[str, Vector] = OrderedDict()
         self._lock = threading.Lock()
+        self._calls_lock = threading.Lock()
 
     @property
     def name(self) -> str:
@@ -170,7 +171,7 @@ class Embeddings:
         """One batched call for every text given."""
         if not texts:
             return []
-        with self._lock:
+        with self._calls_lock:  # not self._lock: warm() holds that one around this call
             self.calls += 1
         return self.embedder.embed(texts)
 
