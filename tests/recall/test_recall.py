@@ -298,3 +298,13 @@ def test_as_of_is_before_the_change_window(llm_mem: GraphMem) -> None:
     llm_mem.remember_facts([fact("plan", "Pro")])
     at = datetime.now(UTC) - timedelta(days=1)
     assert llm_mem.recall("plan?", as_of=at).facts == ()
+
+
+def test_warming_questions_embeds_them_in_one_call_and_caches_them(llm_mem: GraphMem) -> None:
+    embeddings = llm_mem.runtime.embedder
+    llm_mem.wait_for_embeddings()
+    calls = embeddings.calls
+    embeddings.warm(["who owns service 1?", "who owns service 2?"])
+    assert embeddings.calls == calls + 1
+    embeddings.query("who owns service 2?")
+    assert embeddings.calls == calls + 1
