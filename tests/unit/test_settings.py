@@ -193,3 +193,14 @@ def test_nothing_else_reads_the_environment() -> None:
         "read settings through graphmem.settings, not os.environ (or, for a variable the user"
         f" names at run time, say why on the line with `{_DECLARED} <reason>`)"
     )
+
+
+# Derived paths follow `home` in copies: nothing cached points at another home's server.
+def test_a_copy_with_a_new_home_derives_its_paths_from_it(tmp_path: Path) -> None:
+    shared = load_settings(home=tmp_path / "shared")
+    assert shared.neo4j_dir == (tmp_path / "shared" / "neo4j").resolve()  # read first
+    own = shared.model_copy(update={"home": tmp_path / "own"})
+    assert own.neo4j_dir == tmp_path / "own" / "neo4j"
+    assert own.password_file == tmp_path / "own" / "neo4j" / "password"
+    assert own.relational_url == f"sqlite:///{tmp_path / 'own' / 'graphmem.db'}"
+    assert shared.neo4j_dir == (tmp_path / "shared" / "neo4j").resolve()
