@@ -81,7 +81,9 @@ def quality(ranker: Ranker, space: Space, questions: Sequence[Question],
 
 def latency(runtime: Runtime, ranker: Ranker, space: Space, questions: Sequence[Question],
             samples: int, seed: int) -> dict[str, float]:
-    """Fresh questions (cache cleared): embed the question, then retrieve the 40 facts."""
+    """Fresh questions (cache cleared): retrieve the 40 facts, the question embedded inside
+    (beside the full-text query); then, outside the total, the model call alone and the
+    same retrieval with the question's vector cached, to show where the time goes."""
     embeddings = runtime.embedder
     embeddings.clear_cache()
     ranker.vectors.cache.clear(space.mem.key)
@@ -92,15 +94,17 @@ def latency(runtime: Runtime, ranker: Ranker, space: Space, questions: Sequence[
     totals, embeds, graphs, hits = [], [], [], 0
     for n, q in enumerate(picked):
         t0 = time.perf_counter()
-        embeddings.query(q.text)
-        t1 = time.perf_counter()
         got = retrieve(ranker, space.mem.key, q.text, POOL, FUSED, CONTEXT)
+        t1 = time.perf_counter()
+        embeddings.documents([q.text])
         t2 = time.perf_counter()
+        retrieve(ranker, space.mem.key, q.text, POOL, FUSED, CONTEXT)
+        t3 = time.perf_counter()
         if n < 10:  # warm-up
             continue
-        totals.append(t2 - t0)
-        embeds.append(t1 - t0)
-        graphs.append(t2 - t1)
+        totals.append(t1 - t0)
+        embeds.append(t2 - t1)
+        graphs.append(t3 - t2)
         hits += space.gold[q.fact_key] in got.ids[:5]
     return {"p50": percentile(totals, 50) * 1e3, "p99": percentile(totals, 99) * 1e3,
             "embed": median(embeds) * 1e3, "graph": median(graphs) * 1e3,
@@ -126,8 +130,11 @@ def report(size: int, big: int, rows: dict[str, dict[str, float]],
             f" **{fused['hit5']:.3f}** (target ≥ 0.9); superseded returned as current:"
             f" **{sum(r['stale'] for r in rows.values()):.0f}** (must be 0).", "",
             "Ranking latency (fused; query embedding + both rankers + loading the 40 facts;"
-            " no answer call), fresh questions:", "",
-            "| space | p50 (ms) | p99 (ms) | p50 embedding (ms) | p50 rest (ms) | hit@5 |"
+            " no answer call), fresh questions. The question is embedded beside the"
+            " full-text query; *model alone* is one embedding call by itself and *vector"
+            " cached* the same ranking when the question's vector is already cached (both"
+            " timed apart from the p50/p99):", "",
+            "| space | p50 (ms) | p99 (ms) | p50 model alone (ms) | p50 vector cached (ms) | hit@5 |"
             " vectors into memory (s) |",
             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for label, r in lat:

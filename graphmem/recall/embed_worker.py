@@ -55,6 +55,7 @@ class EmbedWorker:
         self._done = 0  # every ticket up to this one is stored (or given up on)
         self._pending: dict[str, int] = {}  # space -> its newest ticket still queued
         self._seen: set[str] = set()
+        self._missed: set[str] = set()  # spaces with facts left unembedded (embedder down)
         self._closed = False
         self._thread: threading.Thread | None = None
         self.embedded = 0
@@ -163,14 +164,28 @@ class EmbedWorker:
         for start in range(0, len(ids), self.batch):
             if self._closed:
                 break
+            chunk = ids[start:start + self.batch]
             try:
-                n = self._store(space, ids[start:start + self.batch])
+                n = self._store(space, chunk)
             except Exception:  # noqa: BLE001 - the thread must outlive any one failure
                 log.exception("embedding %d fact(s) of space %s failed", len(ids), space)
-                continue
+                n = 0
+            if n < len(chunk):
+                self._missed.add(space)
+            elif n and self._missed:
+                self._recovered()
             stored += n
             self.embedded += n
         return stored
+
+    def _recovered(self) -> None:
+        """The embedder works again: the spaces whose facts it missed are backfilled now,
+        not at the next process's first write."""
+        with self._cond:
+            for space in sorted(self._missed):
+                if not self._closed:
+                    self._enqueue(space, [], backfill=True)
+            self._missed.clear()
 
     def _backfill(self, space: str, tried: set[str]) -> None:
         """Facts left without a vector (not those just tried); another page follows while

@@ -12,7 +12,9 @@ index, vector ranking drops out, the log says why, and full-text carries the que
 from __future__ import annotations
 
 import logging
+import threading
 from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, TypeVar
@@ -121,6 +123,21 @@ def rrf(lists: Sequence[Scored], k: int = RRF_K) -> list[str]:
     return sorted(scores, key=lambda i: (-scores[i], best[i], i))
 
 
+_EMBEDDING: list[ThreadPoolExecutor] = []
+_EMBEDDING_LOCK = threading.Lock()
+QUERY_EMBEDDING_THREADS = 8  # questions of concurrent recalls wait here, not in the model
+
+
+def _embedding() -> ThreadPoolExecutor:
+    """The process's threads for question embeddings, started on the first ranking."""
+    if not _EMBEDDING:
+        with _EMBEDDING_LOCK:
+            if not _EMBEDDING:
+                _EMBEDDING.append(ThreadPoolExecutor(QUERY_EMBEDDING_THREADS,
+                                                     thread_name_prefix="graphmem-query"))
+    return _EMBEDDING[0]
+
+
 class Ranker:
     """Runs the named statements of cypher/recall for one space's pool, each in its own
     transaction, or all in one when bound to it by `within` (fewer round trips)."""
@@ -188,21 +205,29 @@ class Ranker:
 
     def rank(self, space: str, question: str, pool: Pool, strategy: Strategy, top_k: int
              ) -> Ranking:
+        """The question is embedded on another thread while the full-text query runs: the
+        model computes outside the GIL and Neo4j on its own core, so ranking costs about
+        the longer of the two rather than their sum."""
         lists: list[Scored] = []
         note = ""
-        if strategy.vector:
+        vector = _embedding().submit(self.vectors.query_vector, question) if strategy.vector \
+            else None
+        lexical = self._lexical(space, question, pool, strategy) if strategy.lexical else None
+        if vector is not None:
             try:
-                lists.append(self._vector(space, question, pool, strategy))
+                lists.append(self._vector(space, vector.result(), pool, strategy))
             except (EmbedderUnavailable, DimensionMismatch) as e:
                 note = f"vector ranking unavailable ({e}); ranked by full-text only"
                 log.warning("recall: %s", note)
-        if strategy.lexical or note:
-            lists.append(self._lexical(space, question, pool, strategy))
+        if lexical is None and note:
+            lexical = self._lexical(space, question, pool, strategy)
+        if lexical is not None:
+            lists.append(lexical)
         method = "lexical" if note else strategy.name
         return Ranking(tuple(rrf(lists, strategy.rrf_k)[:top_k]), method, note)
 
-    def _vector(self, space: str, question: str, pool: Pool, strategy: Strategy) -> Scored:
-        vector = self.vectors.query_vector(question)
+    def _vector(self, space: str, vector: list[float], pool: Pool, strategy: Strategy
+                ) -> Scored:
         if pool.at is None and set(pool.statuses) <= set(HOT_STATUSES):
             found = self._in_memory(space, vector, pool, strategy.depth)
             if found is not None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterable
 
 from neo4j.exceptions import DriverError, Neo4jError
@@ -24,6 +25,7 @@ from graphmem.recall.vector_cache import VectorCache
 log = logging.getLogger(__name__)
 
 INDEX = "fact_embedding"
+QUIET_SECONDS = 60.0  # while the embedder stays down, one log line per this many seconds
 # Results whose fact_id names a fact this write created or changed (a tombstone included).
 _WRITTEN = frozenset({Action.ADD, Action.SUPERSEDE, Action.COEXIST, Action.FLAG,
                       Action.ARCHIVE, Action.REFINE, Action.RETRACT})
@@ -41,6 +43,45 @@ def written_ids(results: Iterable[Result]) -> list[str]:
     return list(seen)
 
 
+class Outage:
+    """Logs an embedder outage once, then a count per QUIET_SECONDS while it lasts, and its
+    end: with the background worker a dead embedder fails on every write, and a line per
+    write buried the log."""
+
+    def __init__(self, quiet: float = QUIET_SECONDS,
+                 clock: Callable[[], float] = time.monotonic) -> None:
+        self.quiet = quiet
+        self.clock = clock
+        self._since: float | None = None  # when the current outage was last reported
+        self._unreported = 0
+        self._lock = threading.Lock()
+
+    def failed(self, count: int, error: Exception) -> None:
+        with self._lock:
+            now = self.clock()
+            if self._since is None:
+                self._since = now
+                log.warning("embedder unavailable, %d fact(s) stored without vectors (still"
+                            " found by full-text; embedded when it is back): %s", count, error)
+                return
+            self._unreported += count
+            if now - self._since < self.quiet:
+                return
+            log.warning("embedder still unavailable: %d more fact(s) stored without vectors"
+                        " in the last %.0f s: %s", self._unreported, now - self._since, error)
+            self._since, self._unreported = now, 0
+
+    def worked(self) -> None:
+        if self._since is None:  # the common case, without the lock
+            return
+        with self._lock:
+            if self._since is not None:
+                log.warning("embedder available again (%d more fact embedding(s) failed"
+                            " since the last report); the facts it missed are backfilled",
+                            self._unreported)
+                self._since, self._unreported = None, 0
+
+
 class VectorIndex:
     """The vector side of retrieval for one Runtime: the embedder and the index it feeds."""
 
@@ -51,6 +92,7 @@ class VectorIndex:
         self.cache = VectorCache(graph, cache_budget)
         self._dimensions: int | None = None
         self._lock = threading.Lock()
+        self.outage = Outage()
 
     @property
     def embeddings(self) -> Embeddings:
@@ -108,7 +150,7 @@ class VectorIndex:
         try:
             vectors = [self.check(v) for v in self.embeddings.documents(texts)]
         except (EmbedderUnavailable, DimensionMismatch, ConfigError) as e:
-            log.warning("embedder unavailable, %d fact(s) stored without vectors (still found"
-                        " by full-text): %s", len(texts), e)
+            self.outage.failed(len(texts), e)
             return [None] * len(texts)
+        self.outage.worked()
         return list(vectors)

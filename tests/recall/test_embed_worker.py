@@ -6,13 +6,14 @@ from __future__ import annotations
 
 import logging
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
 
 from graphmem import GraphMem
-from graphmem.embeddings import Embeddings
+from graphmem.embeddings import EmbedderUnavailable, Embeddings
 from graphmem.graph.driver import GraphDriver
 
 
@@ -134,3 +135,44 @@ def test_embed_background_off_embeds_inside_the_write(
     ids = [r.fact_id for r in mem.remember_facts([fact("plan", "Pro")]) if r.fact_id]
     assert has_vector(mem.graph, ids) == [True]
     assert "embed_worker" not in mem.runtime.extras
+
+
+class Outage:
+    """The background worker's model calls fail while `down` is set (the real model after)."""
+
+    def __init__(self, embeddings: Embeddings, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.down = threading.Event()
+        self.calls = 0
+        real = embeddings.documents
+
+        def flaky(texts: Any) -> Any:
+            if threading.current_thread().name == "graphmem-embed" and self.down.is_set():
+                self.calls += 1
+                raise EmbedderUnavailable("scripted outage")
+            return real(texts)
+
+        monkeypatch.setattr(embeddings, "documents", flaky)
+
+
+def test_facts_written_while_the_embedder_was_down_are_embedded_when_it_is_back(
+        make_plain_mem: Callable[..., GraphMem], monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    first = make_plain_mem()
+    second = GraphMem(space=f"{first.key}-b", runtime=first.runtime)  # another space
+    outage = Outage(first.runtime.embedder, monkeypatch)
+    outage.down.set()
+    with caplog.at_level(logging.WARNING, logger="graphmem.recall.vectors"):
+        missed = [r.fact_id for mem in (first, second) for n in range(3)
+                  for r in mem.remember_facts([fact(f"k{n}", f"v{n}")]) if r.fact_id]
+        assert first.wait_for_embeddings(30) and outage.calls >= 2
+        assert has_vector(first.graph, missed) == [False] * 6
+        outage.down.clear()
+        later = [r.fact_id for r in first.remember_facts([fact("plan", "Pro")]) if r.fact_id]
+        deadline = time.monotonic() + 60  # the backfills are queued by the worker itself
+        while not all(has_vector(first.graph, missed + later)) and time.monotonic() < deadline:
+            first.wait_for_embeddings(30)
+            time.sleep(0.1)
+    assert has_vector(first.graph, missed + later) == [True] * 7  # both spaces backfilled
+    lines = [r.getMessage() for r in caplog.records]
+    assert sum("embedder unavailable" in line for line in lines) == 1  # not one per write
+    assert sum("embedder available again" in line for line in lines) == 1

@@ -208,7 +208,7 @@ def test_embedder_down_falls_back_to_full_text_and_says_so(
                                  "embedding_model": "test-embed", "llm_max_retries": 0})
     crowd(mem)
     assert mem.wait_for_embeddings()
-    assert "stored without vectors (still found by full-text)" in caplog.text
+    assert "stored without vectors (still found by full-text" in caplog.text
     mem.remember_facts([fact("primary_database", "Postgres")])
     result = mem.recall("what is our primary database?")
     assert result.method == "lexical"
