@@ -18,12 +18,14 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
+from bench.cpu import CpuMeter, PerUnit
 from bench.results import percentile, write_section
 from graphmem import GraphMem
 from graphmem.graph.driver import run
 from graphmem.runtime import Runtime
 
 WINDOW = 1000
+CPU_WRITES = 300  # single writes timed for CPU alone, without the interleaved floor
 BASELINE_SPACE = f"bench-lock-floor-{uuid.uuid4().hex[:8]}"
 
 
@@ -106,8 +108,23 @@ def lock_only(mem: GraphMem) -> float:
     return time.perf_counter() - t
 
 
-def batched(mem: GraphMem, sizes: list[int], batch: int = 1000) -> list[dict[str, float]]:
+def single_cpu(mem: GraphMem, meter: CpuMeter) -> PerUnit:
+    """CPU of single-fact writes on their own (the lock-only floor is not interleaved), the
+    workload's mix, in the space the single writes grew."""
+    stream = workload(3)
+    facts = [next(stream) for _ in range(CPU_WRITES)]
+    mem.wait_for_embeddings(60)  # the embedding thread is excluded, but it shares the cores
+    before = meter.read()
+    for fact in facts:
+        mem.remember_facts([fact])
+    return meter.per_unit(before, meter.read(), len(facts))
+
+
+def batched(mem: GraphMem, sizes: list[int], batch: int = 1000,
+            meter: CpuMeter | None = None, cpu: list[PerUnit] | None = None
+            ) -> list[dict[str, float]]:
     rows, stream, written, start = [], workload(2), 0, time.perf_counter()
+    before = meter.read() if meter else None
     for size in sizes:
         per_fact: list[float] = []
         while written < size:
@@ -121,6 +138,8 @@ def batched(mem: GraphMem, sizes: list[int], batch: int = 1000) -> list[dict[str
                      "p50": percentile(per_fact, 50) * 1e3, "p99": percentile(per_fact, 99) * 1e3})
         print(f"batched {size:>7} facts: {written / total:8.0f} facts/s  "
               f"p50 {rows[-1]['p50']:.3f} ms/fact  p99 {rows[-1]['p99']:.3f} ms/fact", flush=True)
+    if meter is not None and before is not None and cpu is not None:
+        cpu.append(meter.per_unit(before, meter.read(), written))
     return rows
 
 
@@ -143,7 +162,8 @@ def drain_embeddings(mem: GraphMem, limit: float) -> str:
                    "meanwhile).")
 
 
-def report(single_rows: list[dict[str, float]], batch_rows: list[dict[str, float]]) -> str:
+def report(single_rows: list[dict[str, float]], batch_rows: list[dict[str, float]],
+           cpu_single: PerUnit, cpu_batched: PerUnit) -> str:
     lines = ["| mode | space size | facts/s | p50 per write (ms) | p99 per write (ms) |",
              "| --- | ---: | ---: | ---: | ---: |"]
     for mode, rows in (("single", single_rows), ("batch of 1,000", batch_rows)):
@@ -161,6 +181,9 @@ def report(single_rows: list[dict[str, float]], batch_rows: list[dict[str, float
               f"{single_rows[0]['size']:,}: **{growth:.2f}×** (target ≤ 1.5×). "
               f"Single-fact writes: **{single_rows[-1]['rate']:,.0f} facts/s** (target ≥ 200); "
               f"batched: **{batch_rows[-1]['rate']:,.0f} facts/s** (target ≥ 2,000)."]
+    lines += ["", f"{cpu_single.describe('single-fact write')} ({CPU_WRITES} writes at"
+              f" {single_rows[-1]['size']:,} facts; the embedding thread excluded).",
+              "", f"{cpu_batched.describe('fact')} (batches of 1,000, every size above)."]
     return "\n".join(lines)
 
 
@@ -175,16 +198,19 @@ def main() -> None:
     sizes = sorted(int(s) for s in args.sizes.split(","))
     runtime = Runtime.open()
     runtime.migrate()
+    meter = CpuMeter(runtime.settings)
     tag = uuid.uuid4().hex[:8]
+    cpu: list[PerUnit] = []
     try:
         with GraphMem(space=f"bench-single-{tag}", runtime=runtime) as mem:
             single_rows = single(mem, sizes, args.single_max)
+            cpu_single = single_cpu(mem, meter)
         with GraphMem(space=f"bench-batch-{tag}", runtime=runtime) as mem:
-            batch_rows = batched(mem, sizes)
+            batch_rows = batched(mem, sizes, meter=meter, cpu=cpu)
             embedding = drain_embeddings(mem, args.embed_wait)
     finally:
         runtime.close()
-    body = report(single_rows, batch_rows) + "\n\n" + embedding
+    body = report(single_rows, batch_rows, cpu_single, cpu[0]) + "\n\n" + embedding
     print(body)
     write_section("reconcile", "Command: `python -m bench.reconcile --sizes "
                   f"{args.sizes} --single-max {args.single_max}`\n\n{body}")
