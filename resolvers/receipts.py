@@ -8,7 +8,6 @@ from typing import Any
 from graphmem.resolvers.guard import Call
 from graphmem.resolvers.registry import operation
 
-from graphmem.mirror import receipts
 from graphmem.mirror.keys import load_public_key
 from graphmem.mirror.receipts import Verdict
 
@@ -35,13 +34,11 @@ def verify_receipt(call: Call, receipt: Mapping[str, Any],
                    public_key: str | None = None) -> Verdict:
     """Against the given public key alone (what a third party does), else against this
     deployment's signing keys, retired ones included."""
-    key = None if public_key is None else load_public_key(public_key)  # or InvalidInput
+    if public_key is not None:
+        load_public_key(public_key)  # a malformed key is the caller's error, shape or not
     if not _shaped(receipt):
-        return Verdict(False, "not a receipt: it needs `receipt` (an object with a string"
-                              " key_id) and a string `signature`")
-    if key is not None:
-        return receipts.verify_receipt(receipt, key)
-    return call.mem().verify_receipt(receipt)
+        receipt = {}  # the checker then answers "not a receipt", and the call is audited
+    return call.mem().verify_receipt(receipt, public_key)
 
 
 def _shaped(given: Mapping[str, Any]) -> bool:

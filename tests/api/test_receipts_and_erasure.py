@@ -67,6 +67,7 @@ def test_an_attestation_verifies_with_the_exported_public_key_alone(api: Api) ->
     assert verify_receipt(receipt, key)
     assert verdict(api, auditor, receipt, key)["ok"]
     assert verdict(api, auditor, receipt)["ok"]  # against the deployment's own keys
+    assert audited(api, tenant, "verify_receipt") == ["ok", "ok"]  # the key given or not
     whole = api.ok(writer, ATTEST, {"s": "alice/bot", "subjects": None})["attest"]
     assert sorted(f["value"] for f in whole["facts"]) == ["vim", "zsh"]
 
