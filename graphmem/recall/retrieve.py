@@ -123,19 +123,20 @@ def rrf(lists: Sequence[Scored], k: int = RRF_K) -> list[str]:
     return sorted(scores, key=lambda i: (-scores[i], best[i], i))
 
 
-_EMBEDDING: list[ThreadPoolExecutor] = []
-_EMBEDDING_LOCK = threading.Lock()
 QUERY_EMBEDDING_THREADS = 8  # questions of concurrent recalls wait here, not in the model
+_query_threads: ThreadPoolExecutor | None = None
+_query_threads_lock = threading.Lock()
 
 
 def _embedding() -> ThreadPoolExecutor:
     """The process's threads for question embeddings, started on the first ranking."""
-    if not _EMBEDDING:
-        with _EMBEDDING_LOCK:
-            if not _EMBEDDING:
-                _EMBEDDING.append(ThreadPoolExecutor(QUERY_EMBEDDING_THREADS,
-                                                     thread_name_prefix="graphmem-query"))
-    return _EMBEDDING[0]
+    global _query_threads
+    if _query_threads is None:
+        with _query_threads_lock:
+            if _query_threads is None:
+                _query_threads = ThreadPoolExecutor(QUERY_EMBEDDING_THREADS,
+                                                    thread_name_prefix="graphmem-query")
+    return _query_threads
 
 
 class Ranker:
@@ -206,8 +207,9 @@ class Ranker:
     def rank(self, space: str, question: str, pool: Pool, strategy: Strategy, top_k: int
              ) -> Ranking:
         """The question is embedded on another thread while the full-text query runs: the
-        model computes outside the GIL and Neo4j on its own core, so ranking costs about
-        the longer of the two rather than their sum."""
+        model computes outside the GIL and Neo4j in its own process, so with a core to spare
+        ranking costs about the longer of the two. On 2 busy cores the gain is small (the
+        retrieval section of bench/RESULTS.md shows the parts)."""
         lists: list[Scored] = []
         note = ""
         vector = _embedding().submit(self.vectors.query_vector, question) if strategy.vector \
