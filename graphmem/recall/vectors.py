@@ -62,7 +62,7 @@ class Outage:
             if self._since is None:
                 self._since = now
                 log.warning("embedder unavailable, %d fact(s) stored without vectors (still"
-                            " found by full-text; embedded when it is back): %s", count, error)
+                            " found by full-text): %s", count, error)
                 return
             self._unreported += count
             if now - self._since < self.quiet:
@@ -77,8 +77,7 @@ class Outage:
         with self._lock:
             if self._since is not None:
                 log.warning("embedder available again (%d more fact embedding(s) failed"
-                            " since the last report); the facts it missed are backfilled",
-                            self._unreported)
+                            " since the last report)", self._unreported)
                 self._since, self._unreported = None, 0
 
 
