@@ -120,11 +120,8 @@ def single_cpu(mem: GraphMem, meter: CpuMeter) -> PerUnit:
     return meter.per_unit(before, meter.read(), len(facts))
 
 
-def batched(mem: GraphMem, sizes: list[int], batch: int = 1000,
-            meter: CpuMeter | None = None, cpu: list[PerUnit] | None = None
-            ) -> list[dict[str, float]]:
+def batched(mem: GraphMem, sizes: list[int], batch: int = 1000) -> list[dict[str, float]]:
     rows, stream, written, start = [], workload(2), 0, time.perf_counter()
-    before = meter.read() if meter else None
     for size in sizes:
         per_fact: list[float] = []
         while written < size:
@@ -138,8 +135,6 @@ def batched(mem: GraphMem, sizes: list[int], batch: int = 1000,
                      "p50": percentile(per_fact, 50) * 1e3, "p99": percentile(per_fact, 99) * 1e3})
         print(f"batched {size:>7} facts: {written / total:8.0f} facts/s  "
               f"p50 {rows[-1]['p50']:.3f} ms/fact  p99 {rows[-1]['p99']:.3f} ms/fact", flush=True)
-    if meter is not None and before is not None and cpu is not None:
-        cpu.append(meter.per_unit(before, meter.read(), written))
     return rows
 
 
@@ -200,17 +195,18 @@ def main() -> None:
     runtime.migrate()
     meter = CpuMeter(runtime.settings)
     tag = uuid.uuid4().hex[:8]
-    cpu: list[PerUnit] = []
     try:
         with GraphMem(space=f"bench-single-{tag}", runtime=runtime) as mem:
             single_rows = single(mem, sizes, args.single_max)
             cpu_single = single_cpu(mem, meter)
         with GraphMem(space=f"bench-batch-{tag}", runtime=runtime) as mem:
-            batch_rows = batched(mem, sizes, meter=meter, cpu=cpu)
+            before = meter.read()
+            batch_rows = batched(mem, sizes)
+            cpu_batched = meter.per_unit(before, meter.read(), sizes[-1])
             embedding = drain_embeddings(mem, args.embed_wait)
     finally:
         runtime.close()
-    body = report(single_rows, batch_rows, cpu_single, cpu[0]) + "\n\n" + embedding
+    body = report(single_rows, batch_rows, cpu_single, cpu_batched) + "\n\n" + embedding
     print(body)
     write_section("reconcile", "Command: `python -m bench.reconcile --sizes "
                   f"{args.sizes} --single-max {args.single_max}`\n\n{body}")

@@ -134,8 +134,8 @@ def report(size: int, big: int, rows: dict[str, dict[str, float]],
             " full-text query; *model alone* is one embedding call by itself and *vector"
             " cached* the same ranking when the question's vector is already cached (both"
             " timed apart from the p50/p99):", "",
-            "| space | p50 (ms) | p99 (ms) | p50 model alone (ms) | p50 vector cached (ms) | hit@5 |"
-            " vectors into memory (s) |",
+            "| space | p50 (ms) | p99 (ms) | p50 model alone (ms) | p50 vector cached (ms) |"
+            " hit@5 | vectors into memory (s) |",
             "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for label, r in lat:
         out.append(f"| {label} | {r['p50']:.1f} | {r['p99']:.1f} | {r['embed']:.1f} |"

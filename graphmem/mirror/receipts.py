@@ -96,18 +96,20 @@ class Verdict:
 
 
 def check(receipt: Mapping[str, Any], keys: Mapping[str, Ed25519PublicKey]) -> Verdict:
-    try:
-        body = receipt["receipt"]
-        signature = receipt["signature"]
-        kid = body["key_id"]
-    except (KeyError, TypeError):
-        return Verdict(False, "not a receipt: it needs `receipt` (with key_id) and `signature`")
+    """A clear verdict for anything a client sends, a malformed receipt included."""
+    given: Mapping[str, Any] = receipt if isinstance(receipt, Mapping) else {}
+    inner = given.get("receipt")
+    body: Mapping[str, Any] = inner if isinstance(inner, Mapping) else {}
+    kid, signature = body.get("key_id"), given.get("signature")
+    if not isinstance(kid, str) or not isinstance(signature, str):
+        return Verdict(False, "not a receipt: it needs `receipt` (an object with a string"
+                              " key_id) and a string `signature`")
     key = keys.get(kid)
     if key is None:
         return Verdict(False, f"signed by key {kid}, which is not one of the trusted keys")
-    if not verify_signature(key, str(signature), canonical(body)):
+    if not verify_signature(key, signature, canonical(body)):
         return Verdict(False, "the signature does not match the receipt (altered or forged)")
-    if "facts" in receipt and digest(receipt["facts"]) != body.get("digest"):
+    if "facts" in given and digest(given["facts"]) != body.get("digest"):
         return Verdict(False, "the facts given with the receipt are not the ones it signed")
     return Verdict(True, f"valid {body.get('kind', 'receipt')} receipt signed by key {kid}")
 
