@@ -1,8 +1,8 @@
 """graphmem: graph-native memory for AI agents."""
 
 from graphmem.errors import GraphMemError
-from graphmem.memory import Caller, GraphMem
-from graphmem.mirror.erasure import erase_subtree
+from graphmem.service.memory import Caller, GraphMem
+from graphmem.lifecycle.erasure import erase_subtree
 from graphmem.mirror.receipts import verify_receipt
 from graphmem.model import Action, Fact, Result, Space, Status
 

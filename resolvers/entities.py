@@ -10,7 +10,7 @@ from graphmem.resolvers.registry import operation
 
 from graphmem.graph.entities import Entity
 from graphmem.graph.entity_reads import EntityView
-from graphmem.graph.related import Related
+from graphmem.recall.related import Related
 
 
 @operation("entities", "read")

@@ -25,7 +25,7 @@ from starlette.concurrency import run_in_threadpool
 
 from graphmem.auth import Principal, Unauthenticated
 from graphmem.errors import AccessDenied
-from graphmem.memory import Caller, GraphMem
+from graphmem.service.memory import Caller, GraphMem
 from graphmem.model import Result, Space
 
 log = logging.getLogger("graphmem.api")

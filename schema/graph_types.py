@@ -8,7 +8,8 @@ import strawberry
 from graphmem.schema.types import Fact
 
 from graphmem.graph import entities as model_entities
-from graphmem.graph import entity_reads, related
+from graphmem.graph import entity_reads
+from graphmem.recall import related
 from graphmem.recall.answer import OpenConflict as ModelOpenConflict
 from graphmem.recall.answer import Recall
 from graphmem.recall.check import ActCheck

@@ -34,7 +34,7 @@ from pydantic import SecretStr
 from bench.results import percentile, write_section
 from graphmem import GraphMem
 from graphmem.auth import KeyStore
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
 REMEMBER = ("mutation($s: String!, $f: [FactInput!]!) { rememberFacts(space: $s, facts: $f)"
@@ -258,7 +258,7 @@ def same_process(settings: Settings, token: str, calls: int) -> dict[str, Any]:
 
     import uvicorn
 
-    from graphmem.app import create_app
+    from graphmem.http.app import create_app
 
     app = create_app(settings.model_copy(update={"api_key_pepper": SecretStr(PEPPER),
                                                  "rate_per_min": 10**9}))
@@ -284,7 +284,7 @@ def same_process(settings: Settings, token: str, calls: int) -> dict[str, Any]:
 async def stack_floor(settings: Settings, token: str, calls: int = 300) -> tuple[float, float]:
     """p50 ms of `{ __typename }` (every layer, no resolver, no data) and of /healthz (no
     layer but the request id), through the ASGI app in this process: the stack's own cost."""
-    from graphmem.app import create_app
+    from graphmem.http.app import create_app
 
     app = create_app(settings.model_copy(update={"api_key_pepper": SecretStr(PEPPER),
                                                  "rate_per_min": 10**9}))

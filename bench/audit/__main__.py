@@ -39,7 +39,7 @@ from graphmem.mirror import audit, keys, outbox
 from graphmem.mirror import migrations as store_migrations
 from graphmem.mirror import mirror as mirror_module
 from graphmem.mirror.db import RelationalStore, redact
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 from graphmem.settings import load_settings
 
 

@@ -37,7 +37,7 @@ from neo4j import ManagedTransaction, Session
 from bench.results import percentile, write_section
 from graphmem import GraphMem
 from graphmem.graph.driver import GraphDriver
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 
 TYPES = ("person", "service", "organisation", "project", "product", "topic")
 RELATIONS = ("calls", "depends on", "knows", "uses", "owns", "mentions")

@@ -22,7 +22,7 @@ from bench.cpu import CpuMeter, PerUnit
 from bench.results import percentile, write_section
 from graphmem import GraphMem
 from graphmem.graph.driver import run
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 
 WINDOW = 1000
 CPU_WRITES = 300  # single writes timed for CPU alone, without the interleaved floor

@@ -11,7 +11,7 @@ from neo4j import GraphDatabase, ManagedTransaction, Session
 from neo4j.exceptions import AuthError, ClientError, Neo4jError, ServiceUnavailable
 
 from graphmem.errors import ConfigError, Neo4jUnavailable
-from graphmem.graph.queries import query
+from graphmem.graph.statements import query
 from graphmem.settings import Settings
 
 T = TypeVar("T")

@@ -17,7 +17,7 @@ from typing import Any
 from graphmem.errors import GraphMemError
 from graphmem.graph import entities
 from graphmem.graph.driver import GraphDriver
-from graphmem.graph.duplicates import Embedder, near_duplicates
+from graphmem.lifecycle.duplicates import Embedder, near_duplicates
 
 log = logging.getLogger(__name__)
 LIMIT = 100
@@ -95,9 +95,9 @@ def _duplicates(graph: GraphDriver, space: str, embedder: Embedder | None,
 
 
 def _mirror_checker() -> Callable[..., Any] | None:
-    """`graphmem.mirror.check_mirror` (function or module) when the mirror provides one."""
+    """`graphmem.lifecycle.check_mirror` (function or module) when the mirror provides one."""
     try:
-        found: Any = importlib.import_module("graphmem.mirror.check_mirror")
+        found: Any = importlib.import_module("graphmem.lifecycle.check_mirror")
     except ImportError:
         found = getattr(importlib.import_module("graphmem.mirror"), "check_mirror", None)
     found = getattr(found, "check_mirror", found)

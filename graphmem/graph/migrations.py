@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass
 
 from graphmem.graph.driver import GraphDriver
-from graphmem.graph.queries import registry, statements
+from graphmem.graph.statements import registry, statements
 
 _MIGRATION = re.compile(r"^schema/(\d{3})_([a-z0-9_]+)$")
 

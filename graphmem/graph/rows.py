@@ -16,7 +16,7 @@ from neo4j.exceptions import Neo4jError
 
 from graphmem.errors import Neo4jUnavailable
 from graphmem.graph.driver import GraphDriver
-from graphmem.graph.queries import query
+from graphmem.graph.statements import query
 
 log = logging.getLogger(__name__)
 

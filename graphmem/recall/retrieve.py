@@ -25,7 +25,7 @@ from neo4j.exceptions import ClientError
 from graphmem.embeddings import EmbedderUnavailable
 from graphmem.errors import BudgetExceeded, SchemaOutdated
 from graphmem.graph.driver import GraphDriver
-from graphmem.graph.queries import query
+from graphmem.graph.statements import query
 from graphmem.model import HOT_STATUSES, Status
 from graphmem.recall.text import lucene_terms
 from graphmem.recall.vectors import DimensionMismatch, VectorIndex

@@ -24,7 +24,7 @@ import numpy.typing as npt
 from neo4j import ManagedTransaction
 
 from graphmem.graph.driver import GraphDriver
-from graphmem.graph.queries import query
+from graphmem.graph.statements import query
 from graphmem.model import HOT_STATUSES
 
 log = logging.getLogger(__name__)

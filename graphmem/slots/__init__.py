@@ -1,7 +1,7 @@
 """Declared slots: canonical subject names, aliases and the packaged presets (seed 000)."""
 
 from graphmem.model import SlotSpec
-from graphmem.slots.schema import (
+from graphmem.slots.declarations import (
     MAX_SUBJECT_LENGTH,
     PRESET_PREFIX,
     PRESETS,

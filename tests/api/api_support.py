@@ -14,7 +14,7 @@ import pytest
 import uvicorn
 from pydantic import SecretStr
 
-from graphmem.app import create_app
+from graphmem.http.app import create_app
 from graphmem.auth import KeyStore
 from graphmem.settings import Settings
 

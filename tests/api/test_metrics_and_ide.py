@@ -9,7 +9,7 @@ import httpx
 from api_support import PEPPER, Api, codes, new_tenant
 from pydantic import SecretStr
 
-from graphmem.app import create_app
+from graphmem.http.app import create_app
 from graphmem.settings import Settings
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMem
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from graphmem import GraphMem
 from graphmem.graph.driver import run
 from graphmem.graph.facts import row_to_fact
 from graphmem.model import Space
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
 WRITERS = 4

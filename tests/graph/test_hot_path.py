@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMem
-from graphmem.graph.queries import query
+from graphmem.graph.statements import query
 from graphmem.remember import pipeline
 from graphmem.remember.write import Batch
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 
 
 def _operators(plan: Any) -> set[str]:

@@ -14,10 +14,10 @@ from typer.testing import CliRunner
 from graphmem.cli import app
 from graphmem.graph import migrations as graph_migrations
 from graphmem.graph.driver import GraphDriver
-from graphmem.graph.queries import statements
+from graphmem.graph.statements import statements
 from graphmem.mirror import migrations as store_migrations
 from graphmem.mirror.db import RelationalStore
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 from graphmem.settings import Settings
 
 CONSTRAINTS = {"fact_id", "space_key", "entity_key", "conflict_id", "outbox_id"}

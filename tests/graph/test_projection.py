@@ -12,7 +12,7 @@ from graphmem import GraphMem
 from graphmem.errors import InvalidInput
 from graphmem.graph import projection
 from graphmem.graph.identifiers import SAFE_IDENTIFIER
-from graphmem.graph.queries import registry
+from graphmem.graph.statements import registry
 from graphmem.model import Action, Status
 
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMem
-from graphmem.graph.queries import parameters, query
+from graphmem.graph.statements import parameters, query
 
 BROWSER = Path(__file__).resolve().parents[2] / "cypher" / "browser"
 LABELS = {"ACTIVE": "Active", "FLAGGED_CONFLICT": "Flagged", "SUPERSEDED": "Superseded",

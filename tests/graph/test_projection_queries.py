@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.graph.queries import parameters, registry
+from graphmem.graph.statements import parameters, registry
 
 CALLERS: dict[str, set[str]] = {
     "graph/collisions": {"space", "rows", "threshold", "limit"},

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from graphmem.graph.queries import query
-from graphmem.runtime import Runtime
+from graphmem.graph.statements import query
+from graphmem.service.runtime import Runtime
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 READS: list[tuple[str, dict[str, Any]]] = [

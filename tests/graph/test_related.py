@@ -13,9 +13,9 @@ from pydantic import SecretStr
 
 from graphmem import GraphMem
 from graphmem.errors import InvalidInput, NotFound
-from graphmem.graph import related_answer
-from graphmem.graph.related import Bounds, Related, lucene_query
-from graphmem.runtime import Runtime
+from graphmem.recall import related_answer
+from graphmem.recall.related import Bounds, Related, lucene_query
+from graphmem.service.runtime import Runtime
 
 
 def rel(head: str, relation: str, tail: str, **kw: Any) -> dict[str, Any]:

@@ -24,7 +24,7 @@ from graphmem import GraphMem
 from graphmem.embeddings import Embeddings, build_embeddings
 from graphmem.mirror import mirror as mirror_module
 from graphmem.mirror import outbox
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 from graphmem.settings import load_settings
 
 

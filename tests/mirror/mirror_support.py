@@ -12,7 +12,7 @@ from pydantic import SecretStr
 from graphmem.graph.driver import GraphDriver
 from graphmem.mirror import migrations as store_migrations
 from graphmem.mirror.db import RelationalStore
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 from graphmem.settings import Settings
 
 # Writes embed their facts after committing; these tests do not need vectors, so the

@@ -19,11 +19,11 @@ from mirror_support import NO_EMBEDDER, close_runtime, mirrored, open_runtime, w
 from graphmem import GraphMem
 from graphmem.errors import NotFound
 from graphmem.graph.driver import GraphDriver
-from graphmem.memory import Caller
+from graphmem.service.memory import Caller
 from graphmem.mirror import audit
 from graphmem.mirror import mirror as mirror_module
 from graphmem.mirror.mirror import Mirror
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 from graphmem.settings import Settings
 
 Make = Callable[..., GraphMem]

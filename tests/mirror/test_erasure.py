@@ -14,10 +14,10 @@ from mirror_support import mirrored, stored_bytes, wait_for
 
 from graphmem import GraphMem, verify_receipt
 from graphmem.errors import InvalidInput, NotFound, StoreUnavailable
-from graphmem.mirror import erasure
-from graphmem.mirror.check_mirror import check_mirror
+from graphmem.lifecycle import erasure
+from graphmem.lifecycle.check_mirror import check_mirror
 from graphmem.mirror.db import RelationalStore
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 
 Make = Callable[..., GraphMem]
 SECRET = "Kilimanjaro-4471"

@@ -29,13 +29,13 @@ from mirror_support import (
 from starlette.testclient import TestClient
 
 from graphmem import GraphMem
-from graphmem.app import create_app
+from graphmem.http.app import create_app
 from graphmem.errors import Neo4jUnavailable
 from graphmem.graph.driver import GraphDriver
 from graphmem.mirror import outbox
-from graphmem.mirror.check_mirror import check_mirror
+from graphmem.lifecycle.check_mirror import check_mirror
 from graphmem.neo4j_local.manager import LocalNeo4j
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
 TRIALS = 50

@@ -12,8 +12,8 @@ from mirror_support import mirrored, stored_bytes, wait_for
 from graphmem import Caller, GraphMem
 from graphmem.errors import AccessDenied, NotFound
 from graphmem.mirror import outbox
-from graphmem.mirror.check_mirror import check_mirror
-from graphmem.runtime import Runtime
+from graphmem.lifecycle.check_mirror import check_mirror
+from graphmem.service.runtime import Runtime
 
 Make = Callable[..., GraphMem]
 

@@ -12,9 +12,9 @@ from graph_snapshot import snapshot, wipe
 
 from graphmem import GraphMem
 from graphmem.graph.driver import GraphDriver
-from graphmem.mirror.check_mirror import check_mirror
-from graphmem.mirror.restore import GraphNotEmpty, restore
-from graphmem.runtime import Runtime
+from graphmem.lifecycle.check_mirror import check_mirror
+from graphmem.lifecycle.restore import GraphNotEmpty, restore
+from graphmem.service.runtime import Runtime
 from graphmem.settings import Settings
 
 Make = Callable[..., GraphMem]

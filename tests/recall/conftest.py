@@ -15,7 +15,7 @@ from llm_server import LLMServer
 from pydantic import SecretStr
 
 from graphmem import GraphMem
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 from graphmem.settings import Settings
 
 

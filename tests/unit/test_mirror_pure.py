@@ -9,11 +9,11 @@ from datetime import UTC, datetime
 
 import pytest
 
-from graphmem.graph.queries import parameters
+from graphmem.graph.statements import parameters
 from graphmem.mirror import audit, outbox, receipts
 from graphmem.mirror.audit import AuditEntry
 from graphmem.mirror.mirror import Marker, Mirror
-from graphmem.mirror.operations import summary
+from graphmem.service.records import summary
 from graphmem.settings import load_settings
 
 PARAMETERS = {

@@ -1,7 +1,7 @@
 """The wheel carries what graphmem reads at run time (cypher/, presets, the Neo4j pom).
 
 Builds the wheel from a copy of the sources, installs it with `--no-deps` into a fresh venv,
-and from there loads a Cypher statement through `graphmem.graph.queries`. The venv sees this
+and from there loads a Cypher statement through `graphmem.graph.statements`. The venv sees this
 interpreter's site-packages for the dependencies (after its own, so the installed graphmem
 wins over an editable one).
 """
@@ -30,7 +30,7 @@ PROBE = textwrap.dedent(
     import json, sys
     from importlib import resources
     import graphmem
-    from graphmem.graph.queries import query
+    from graphmem.graph.statements import query
     from graphmem.graph.migrations import migrations
     cypher = resources.files("graphmem.cypher")
     presets = resources.files("graphmem.slots.presets")

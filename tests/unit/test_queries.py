@@ -10,10 +10,10 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from graphmem.errors import GraphMemError, InvalidInput
-from graphmem.graph import queries
+from graphmem.graph import statements as queries
 from graphmem.graph.identifiers import RESERVED_TYPES, SAFE_IDENTIFIER, checked, relation_type
 from graphmem.graph.migrations import migrations
-from graphmem.graph.queries import UnknownQuery, parameters, query, registry, statements
+from graphmem.graph.statements import UnknownQuery, parameters, query, registry, statements
 
 CYPHER_DIR = Path(__file__).resolve().parents[2] / "cypher"
 ALL = sorted(registry())

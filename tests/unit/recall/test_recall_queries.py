@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from graphmem.graph.queries import parameters, query
+from graphmem.graph.statements import parameters, query
 from graphmem.recall.retrieve import Pool
 
 POOL = set(Pool().params())

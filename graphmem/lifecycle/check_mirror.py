@@ -10,7 +10,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from graphmem.mirror import outbox
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 
 STALE = timedelta(seconds=60)
 MAX_LISTED = 20

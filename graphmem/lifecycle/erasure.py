@@ -26,7 +26,7 @@ from graphmem.errors import InvalidInput, NotFound
 from graphmem.graph.driver import run
 from graphmem.mirror import outbox, receipts
 from graphmem.mirror.db import RelationalStore
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 
 log = logging.getLogger(__name__)
 

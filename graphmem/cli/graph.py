@@ -13,8 +13,8 @@ from graphmem.errors import GraphMemError
 from graphmem.settings import load_settings
 
 if TYPE_CHECKING:  # the driver and the models load only when a command runs
-    from graphmem.memory import GraphMem
-    from graphmem.runtime import Runtime
+    from graphmem.service.memory import GraphMem
+    from graphmem.service.runtime import Runtime
 
 graph_app = typer.Typer(no_args_is_help=True, help="The entity graph projection.")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -36,7 +36,7 @@ def _clean(fn: F) -> F:
 
 @contextmanager
 def _runtime() -> Iterator[Runtime]:
-    from graphmem.runtime import Runtime
+    from graphmem.service.runtime import Runtime
 
     runtime = Runtime.open(load_settings())
     try:
@@ -53,7 +53,7 @@ def _spaces(runtime: Runtime, space: str | None) -> list[str]:
 
 
 def _mem(key: str, runtime: Runtime) -> GraphMem:
-    from graphmem.memory import GraphMem
+    from graphmem.service.memory import GraphMem
 
     return GraphMem(key, runtime=runtime)
 

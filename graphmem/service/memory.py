@@ -27,12 +27,14 @@ from graphmem.errors import (
     NotFound,
 )
 from graphmem.graph import entities as entity_store  # entity graph (issue 4)
-from graphmem.graph import entity_reads, projection, reads, related, related_answer
+from graphmem.graph import entity_reads, projection, reads
+from graphmem.recall import related
+from graphmem.recall import related_answer
 from graphmem.graph import fsck as fsck_checks
 from graphmem.graph.driver import run, unavailable
 from graphmem.graph.facts import row_to_fact
 from graphmem.mirror import outbox as mirror_outbox  # issue 7
-from graphmem.mirror.operations import MirrorOperations, audit_operations  # issue 7
+from graphmem.service.records import MirrorOperations, audit_operations  # issue 7
 from graphmem.model import (
     Action,
     Conflict,
@@ -59,7 +61,7 @@ from graphmem.remember.policy import describe, make_policy, policy_from_json, po
 from graphmem.remember.proposals import check_text, parse_proposals
 from graphmem.remember.results import NO_FACTS, NOTHING_TO_RETRACT
 from graphmem.remember.write import Batch, WriteInfo, apply_plan
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 from graphmem.slots import SlotSchema, load_slot_schema
 

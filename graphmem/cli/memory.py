@@ -18,7 +18,7 @@ from graphmem.errors import GraphMemError, InvalidInput
 from graphmem.settings import load_settings
 
 if TYPE_CHECKING:  # the driver and the models load only when a command runs
-    from graphmem.memory import GraphMem
+    from graphmem.service.memory import GraphMem
     from graphmem.model import Conflict
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -40,7 +40,7 @@ def _clean(fn: F) -> F:
 
 @contextmanager
 def _mem(space: str | None) -> Iterator[GraphMem]:
-    from graphmem.memory import GraphMem
+    from graphmem.service.memory import GraphMem
 
     with GraphMem(space, settings=load_settings()) as mem:
         yield mem

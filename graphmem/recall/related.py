@@ -15,7 +15,7 @@ from graphmem.errors import InvalidInput
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.entities import Entity
 from graphmem.graph.paths import Bounds, Edge, Path, Related, provenance
-from graphmem.graph.start_entities import (
+from graphmem.recall.start_entities import (
     StartSpec,
     check_typed,
     find_start,

@@ -10,7 +10,7 @@ from starlette.routing import BaseRoute, Route
 
 from graphmem.http import api  # GraphQL API (issue 6)
 from graphmem.http.health import healthz, readyz
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
 
@@ -37,5 +37,5 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
 
 def app_factory() -> Starlette:
-    """Entry point for `uvicorn --factory graphmem.app:app_factory` (several workers)."""
+    """Entry point for `uvicorn --factory graphmem.http.app:app_factory` (several workers)."""
     return create_app()

@@ -11,7 +11,7 @@ from typing import Annotated
 import typer
 
 from graphmem.errors import GraphMemError, InvalidInput
-from graphmem.graph.commands import _clean, _runtime
+from graphmem.cli.graph import _clean, _runtime
 
 audit_app = typer.Typer(no_args_is_help=True, help="The signed audit chain, keys, receipts.")
 mirror_app = typer.Typer(no_args_is_help=True, help="The relational mirror and its outbox.")
@@ -121,7 +121,7 @@ def mirror_drain() -> None:
 @_clean
 def mirror_check(space: Annotated[str | None, typer.Option()] = None) -> None:
     """Compare the mirror with the graph (exit 1 on a difference)."""
-    from graphmem.mirror.check_mirror import check_mirror
+    from graphmem.lifecycle.check_mirror import check_mirror
 
     with _runtime() as runtime:
         problems = check_mirror(runtime, space)
@@ -142,8 +142,8 @@ def erase_command(
         user: Annotated[str | None, typer.Option(help="With --tenant: one user's.")] = None,
 ) -> None:
     """Erase for good (both stores, embeddings, caches) and print the signed receipt."""
-    from graphmem.memory import GraphMem
-    from graphmem.mirror.erasure import erase_subtree
+    from graphmem.service.memory import GraphMem
+    from graphmem.lifecycle.erasure import erase_subtree
 
     chosen = [fact is not None, subject is not None, all_, expired, tenant is not None]
     if sum(chosen) != 1 or (tenant is None) != (space is not None) or (user and not tenant):
@@ -171,7 +171,7 @@ def restore_command(
         embed: Annotated[bool, typer.Option(help="Compute embeddings again.")] = True,
 ) -> None:
     """Rebuild an empty Neo4j database from the mirror's event log."""
-    from graphmem.mirror.restore import restore
+    from graphmem.lifecycle.restore import restore
 
     if not from_mirror:
         raise GraphMemError("the only source is the mirror: pass --from-mirror")

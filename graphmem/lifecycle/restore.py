@@ -28,7 +28,7 @@ from graphmem.graph import projection
 from graphmem.graph.driver import run
 from graphmem.mirror import outbox
 from graphmem.remember.write import Batch
-from graphmem.runtime import Runtime
+from graphmem.service.runtime import Runtime
 
 log = logging.getLogger(__name__)
 

@@ -27,18 +27,18 @@ app.add_typer(neo4j_app, name="neo4j")
 app.add_typer(migrate_app, name="migrate")
 
 # ---- API keys (issue 6): graphmem keys create|list|revoke ----
-from graphmem.auth.commands import keys_app  # noqa: E402
+from graphmem.cli.keys import keys_app  # noqa: E402
 
 app.add_typer(keys_app, name="keys")
 
 # ---- entity graph (issue 4): graphmem graph rebuild|sweep, graphmem fsck ----
-from graphmem.graph.commands import fsck_command, graph_app  # noqa: E402
+from graphmem.cli.graph import fsck_command, graph_app  # noqa: E402
 
 app.add_typer(graph_app, name="graph")
 app.command("fsck")(fsck_command)
 
 # ---- mirror, audit, erasure (issue 7): graphmem audit …, mirror …, erase, graph restore ----
-from graphmem.mirror.commands import (  # noqa: E402
+from graphmem.cli.mirror import (  # noqa: E402
     audit_app,
     erase_command,
     mirror_app,
@@ -51,7 +51,7 @@ app.command("erase")(erase_command)
 graph_app.command("restore")(restore_command)
 
 # ---- remember(text) and recall (issue 5): graphmem remember|recall|history|conflicts ----
-from graphmem.recall.commands import (  # noqa: E402
+from graphmem.cli.memory import (  # noqa: E402
     conflicts_command,
     history_command,
     recall_command,
@@ -134,7 +134,7 @@ def neo4j_logs(lines: Annotated[int, typer.Option("--lines", "-n")] = 50) -> Non
 def migrate_status() -> None:
     from graphmem.graph import migrations as gm
     from graphmem.mirror import migrations as sm
-    from graphmem.runtime import Runtime
+    from graphmem.service.runtime import Runtime
 
     runtime = Runtime.open(settings())
     try:
@@ -150,7 +150,7 @@ def migrate_status() -> None:
 @migrate_app.command("up")
 @clean_errors
 def migrate_up() -> None:
-    from graphmem.runtime import Runtime
+    from graphmem.service.runtime import Runtime
 
     runtime = Runtime.open(settings())
     try:
@@ -171,7 +171,7 @@ def serve(
     """Run the HTTP service (Starlette on Uvicorn)."""
     import uvicorn
 
-    from graphmem.runtime import Runtime
+    from graphmem.service.runtime import Runtime
 
     s = settings()
     runtime = Runtime.open(s)  # fail fast with a clear line before binding the port
@@ -181,7 +181,7 @@ def serve(
         runtime.close()
     from graphmem.http.logs import log_config  # issue 6: our access and error log lines
 
-    uvicorn.run("graphmem.app:app_factory", factory=True, host=host or s.host,
+    uvicorn.run("graphmem.http.app:app_factory", factory=True, host=host or s.host,
                 port=port or s.port, workers=workers, log_level=s.log_level.lower(),
                 log_config=log_config(s.log_level), access_log=False, ws="websockets-sansio",
                 ws_max_size=s.max_body)
@@ -191,7 +191,7 @@ def serve(
 @clean_errors
 def doctor() -> None:
     """Check Java, Maven, Neo4j, the relational store, embeddings and the LLM settings."""
-    from graphmem.doctor import run_checks
+    from graphmem.cli.doctor import run_checks
 
     results = run_checks(settings())
     for check in results:

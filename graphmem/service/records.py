@@ -23,12 +23,13 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from graphmem.errors import AccessDenied, InvalidInput
 from graphmem.graph import reads
-from graphmem.mirror import audit, erasure, outbox, receipts
+from graphmem.mirror import audit, outbox, receipts
+from graphmem.lifecycle import erasure
 from graphmem.mirror.keys import public_pem
 from graphmem.model import Fact, Space
 
 if TYPE_CHECKING:
-    from graphmem.runtime import Runtime
+    from graphmem.service.runtime import Runtime
     from graphmem.settings import Settings
 
 C = TypeVar("C", bound=type)
