@@ -8,7 +8,7 @@ from typing import Any
 from graphmem.auth import KeyStore, Principal
 from graphmem.service.broker import Broker
 from graphmem.service.metrics import Metrics
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 
 
 @dataclass

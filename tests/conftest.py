@@ -38,7 +38,7 @@ from graphmem.mirror import migrations as store_migrations
 from graphmem.mirror.db import RelationalStore, redact
 from graphmem.model import Space
 from graphmem.neo4j_local.manager import LocalNeo4j
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
 DEFAULT_TEST_POSTGRES_URL = "postgresql://graphmem:graphmem@127.0.0.1:5432/graphmem_test"

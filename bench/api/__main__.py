@@ -34,7 +34,7 @@ from pydantic import SecretStr
 from bench.results import percentile, write_section
 from graphmem import GraphMem
 from graphmem.auth import KeyStore
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
 REMEMBER = ("mutation($s: String!, $f: [FactInput!]!) { rememberFacts(space: $s, facts: $f)"

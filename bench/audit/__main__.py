@@ -35,11 +35,13 @@ from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from bench.results import percentile, write_section
 from graphmem import GraphMem
-from graphmem.mirror import audit, keys, outbox
+from graphmem.graph import outbox
+from graphmem.mirror import apply as applying
+from graphmem.mirror import audit, keys
 from graphmem.mirror import migrations as store_migrations
 from graphmem.mirror import mirror as mirror_module
 from graphmem.mirror.db import RelationalStore, redact
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 from graphmem.settings import load_settings
 
 
@@ -144,7 +146,7 @@ class Clock:
             clock.local.committed = time.time()
             notify(self, space, entries)
 
-        def timed_committed(self: mirror_module.Mirror, done: list[outbox.Applied]) -> None:
+        def timed_committed(self: mirror_module.Mirror, done: list[applying.Applied]) -> None:
             now = time.time()  # right after the relational commit that applied them
             with clock.lock:
                 for item in done:

@@ -37,7 +37,7 @@ from neo4j import ManagedTransaction, Session
 from bench.results import percentile, write_section
 from graphmem import GraphMem
 from graphmem.graph.driver import GraphDriver
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 
 TYPES = ("person", "service", "organisation", "project", "product", "topic")
 RELATIONS = ("calls", "depends on", "knows", "uses", "owns", "mentions")
@@ -82,8 +82,9 @@ def write(mem: GraphMem, facts: list[dict[str, Any]], embed: bool) -> None:
     """One remember_facts call (one transaction); without --embed, the post-commit
     embedding of the new facts is left out (a no-op in its place on this instance)."""
     if not embed:
-        assert hasattr(mem, "_index"), "GraphMem no longer embeds through _index: update"
-        mem._index = lambda fact_ids: None  # type: ignore[method-assign]
+        writes = mem._writes
+        assert hasattr(writes, "_index"), "writes no longer embed through _index: update"
+        writes._index = lambda fact_ids: None  # type: ignore[method-assign]
     mem.remember_facts(facts, source="bench")
 
 
@@ -219,7 +220,7 @@ def run(mem: GraphMem, facts: int, entities: int, repeat: int, embed: bool,
     else:
         built = build(mem, facts, entities, embed)
         after = versions(mem, embed)
-    counts = mem.graph.read("graph/counts", space=mem.key)[0]
+    counts = mem.graph.read("projection/counts", space=mem.key)[0]
     stats = (f"{counts['facts']:,} facts, {counts['entities']:,} entities,"
              f" {counts['edges']:,} typed edges, {counts['about']:,} ABOUT edges;"
              + (f" built in {built:.0f} s ({facts / built:,.0f} facts/s)" if built == built

@@ -22,7 +22,7 @@ from bench.cpu import CpuMeter, PerUnit
 from bench.results import percentile, write_section
 from graphmem import GraphMem
 from graphmem.graph.driver import run
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 
 WINDOW = 1000
 CPU_WRITES = 300  # single writes timed for CPU alone, without the interleaved floor
@@ -142,9 +142,9 @@ def drain_embeddings(mem: GraphMem, limit: float) -> str:
     """Fact vectors are computed after each write returns (graphmem/recall/embed_worker.py),
     by one background thread sharing the CPU with the writes timed above; say how far behind
     it was when the writes ended and how fast it catches up."""
-    worker = mem.runtime.extras.get("embed_worker")
-    if worker is None:
+    if not mem.runtime.has_embed_worker:
         return "Embedding: inside each write (GRAPHMEM_EMBED_BACKGROUND=off)."
+    worker = mem.runtime.embed_worker
     behind, done0, t = worker.backlog(), worker.embedded, time.perf_counter()
     finished = mem.wait_for_embeddings(limit)
     elapsed = time.perf_counter() - t

@@ -29,7 +29,7 @@ from graphmem.model import HOT_STATUSES, Action
 from graphmem.recall.pipeline import retrieve
 from graphmem.recall.retrieve import FUSED, LEXICAL, VECTOR, Pool, Ranker, Strategy
 from graphmem.recall.vectors import VectorIndex
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 from graphmem.settings import load_settings
 
 CONTEXT = 40

@@ -14,7 +14,7 @@ from graphmem.settings import load_settings
 
 if TYPE_CHECKING:  # the driver and the models load only when a command runs
     from graphmem.service.memory import GraphMem
-    from graphmem.service.runtime import Runtime
+    from graphmem.runtime import Runtime
 
 graph_app = typer.Typer(no_args_is_help=True, help="The entity graph projection.")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -36,7 +36,7 @@ def _clean(fn: F) -> F:
 
 @contextmanager
 def _runtime() -> Iterator[Runtime]:
-    from graphmem.service.runtime import Runtime
+    from graphmem.runtime import Runtime
 
     runtime = Runtime.open(load_settings())
     try:
@@ -47,7 +47,7 @@ def _runtime() -> Iterator[Runtime]:
 
 
 def _spaces(runtime: Runtime, space: str | None) -> list[str]:
-    from graphmem.graph.fsck import spaces
+    from graphmem.graph.spaces import listing as spaces
 
     return [space] if space is not None else spaces(runtime.graph)
 

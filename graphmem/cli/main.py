@@ -134,7 +134,7 @@ def neo4j_logs(lines: Annotated[int, typer.Option("--lines", "-n")] = 50) -> Non
 def migrate_status() -> None:
     from graphmem.graph import migrations as gm
     from graphmem.mirror import migrations as sm
-    from graphmem.service.runtime import Runtime
+    from graphmem.runtime import Runtime
 
     runtime = Runtime.open(settings())
     try:
@@ -150,7 +150,7 @@ def migrate_status() -> None:
 @migrate_app.command("up")
 @clean_errors
 def migrate_up() -> None:
-    from graphmem.service.runtime import Runtime
+    from graphmem.runtime import Runtime
 
     runtime = Runtime.open(settings())
     try:
@@ -171,7 +171,7 @@ def serve(
     """Run the HTTP service (Starlette on Uvicorn)."""
     import uvicorn
 
-    from graphmem.service.runtime import Runtime
+    from graphmem.runtime import Runtime
 
     s = settings()
     runtime = Runtime.open(s)  # fail fast with a clear line before binding the port

@@ -35,7 +35,7 @@ def collisions(tx: ManagedTransaction, space: str,
     if not rows:
         return {}
     found: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for r in run(tx, "graph/collisions", space=space, rows=rows, threshold=threshold,
+    for r in run(tx, "facts/collisions", space=space, rows=rows, threshold=threshold,
                  limit=MAX_COLLISIONS):
         found[r["fact_id"]].append({
             "fact_id": r["other"], "subject": r["subject"], "value": r["value"],

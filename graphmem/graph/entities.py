@@ -18,8 +18,8 @@ from neo4j import ManagedTransaction
 
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.graph.driver import GraphDriver, run
-from graphmem.graph.facts import _time
-from graphmem.mirror import outbox  # issue 7: entity writes are events of the mirror's log
+from graphmem.graph.facts import as_time
+from graphmem.graph.outbox import Outbox
 
 UNKNOWN = "unknown"
 OTHER = "other"
@@ -106,7 +106,7 @@ class Entity:
 
 def row_to_entity(row: dict[str, Any]) -> Entity:
     return Entity(key=row["key"], type=row["type"], name=row["name"],
-                  created_at=_time(row.get("created_at")))
+                  created_at=as_time(row.get("created_at")))
 
 
 def typed_key(type_: str, name: str) -> str:
@@ -133,20 +133,15 @@ def resolve(norm: str, known: Iterable[str]) -> tuple[str, str]:
 
 
 # ---- operations ----------------------------------------------------------------------------
-def create(graph: GraphDriver, space: str, type_: str, name: str, now: datetime) -> Entity:
-    """Seed a canonical entity ahead of ingestion (idempotent: the key is the identity)."""
+def create(tx: ManagedTransaction, outbox: Outbox, type_: str, name: str,
+           now: datetime) -> Entity:
+    """Seed a canonical entity ahead of ingestion (idempotent: the key is the identity); the
+    entity and its event in one transaction, so a restore replays it."""
     key = typed_key(type_, name)
     params = {"key": key, "type": key.split(":")[0], "name": name.strip(),
               "norm": normalise_name(name)}
-    entity: Entity = graph.execute(_create_tx, space, params, now)
-    return entity
-
-
-def _create_tx(tx: ManagedTransaction, space: str, params: dict[str, str],
-               now: datetime) -> Entity:
-    """The entity and its event in one transaction (issue 7: restore replays it)."""
-    rows = run(tx, "graph/entity_create", space=space, now=now, **params)
-    outbox.record(tx, space, "entity", params, now)
+    rows = run(tx, "entities/create", space=outbox.space, now=now, **params)
+    outbox.record(tx, "entity", params, now)
     return row_to_entity(rows[0]["entity"])
 
 
@@ -156,7 +151,7 @@ def listing(graph: GraphDriver, space: str, type_: str | None = None,
     if type_ is not None:
         folded = fold_type(type_)
         prefix = f"{folded}:" if folded else None
-    rows = graph.read("graph/entities", space=space, prefix=prefix, at=as_of)
+    rows = graph.read("entities/list", space=space, prefix=prefix, at=as_of)
     return [row_to_entity(r["entity"]) for r in rows]
 
 
@@ -165,7 +160,7 @@ def get(graph: GraphDriver, space: str, type_: str, name: str) -> Entity:
     if folded is None:
         raise InvalidInput("entity type is required")
     key = entity_key(folded, normalise_name(name))
-    rows = graph.read("graph/entity_get", space=space, key=key)
+    rows = graph.read("entities/get", space=space, key=key)
     if not rows:
         raise NotFound(f"no entity {name!r} of type {folded} in this space")
     return row_to_entity(rows[0]["entity"])
@@ -175,7 +170,7 @@ def by_name(graph: GraphDriver, space: str, name: str) -> list[Entity]:
     """Every entity of that exact (normalised) name, whatever its type, placeholders too."""
     norm = normalise_name(name)
     keys = [*candidate_keys(norm), entity_key(UNKNOWN, norm)]
-    rows = graph.read("graph/entities_by_key", space=space, keys=keys)
+    rows = graph.read("entities/by_key", space=space, keys=keys)
     return [row_to_entity(r["entity"]) for r in rows]
 
 
@@ -189,7 +184,7 @@ class Vocabulary:
 
 def vocabulary(graph: GraphDriver, space: str, limit: int = 200) -> Vocabulary:
     """Known entity names (seeded first) and relation labels in use (seed 001)."""
-    rows = graph.read("graph/vocabulary", space=space, limit=limit)
+    rows = graph.read("entities/vocabulary", space=space, limit=limit)
     entities = tuple(row_to_entity(e) for e in rows[0]["entities"]) if rows else ()
     relations = tuple(rows[0]["relations"] or ())[:limit] if rows else ()
     return Vocabulary(entities, relations)
@@ -207,20 +202,14 @@ class SweepResult:
         return "\n".join(lines)
 
 
-def sweep(graph: GraphDriver, space: str, now: datetime | None = None) -> SweepResult:
-    """Attach each placeholder to the one typed entity of its name; ambiguous ones stay."""
-    rows: list[dict[str, Any]] = graph.execute(_sweep_tx, space, list(VOCABULARY),
-                                               now or datetime.now(UTC))
+def sweep(tx: ManagedTransaction, outbox: Outbox, now: datetime) -> SweepResult:
+    """Attach each placeholder to the one typed entity of its name (ambiguous ones stay);
+    when something was attached, the event too, so a restore replays it with the same
+    vocabulary."""
+    types = list(VOCABULARY)
+    rows = run(tx, "entities/sweep_placeholders", space=outbox.space, types=types)
+    if any(r["target"] for r in rows):
+        outbox.record(tx, "sweep", {"types": types}, now)
     attached = tuple((r["placeholder"], r["target"]) for r in rows if r["target"])
     left = tuple(r["placeholder"] for r in rows if not r["target"])
     return SweepResult(attached, left)
-
-
-def _sweep_tx(tx: ManagedTransaction, space: str, types: list[str], now: datetime
-              ) -> list[dict[str, Any]]:
-    """The sweep and, when it attached something, its event (issue 7: restore replays it
-    with the same vocabulary)."""
-    rows = run(tx, "graph/sweep_placeholders", space=space, types=types)
-    if any(r["target"] for r in rows):
-        outbox.record(tx, space, "sweep", {"types": types}, now)
-    return rows

@@ -14,7 +14,7 @@ from graphmem.errors import InvalidInput
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.entities import Entity, row_to_entity
 from graphmem.graph.facts import row_to_fact
-from graphmem.graph.reads import History, HistoryEntry, _value_at
+from graphmem.graph.reads import History, HistoryEntry, value_at
 from graphmem.graph.rows import read_one
 from graphmem.model import Fact
 from graphmem.slots import normalise_subject
@@ -70,13 +70,13 @@ def _key(fact: Fact) -> str:
 
 def view(graph: GraphDriver, space: str, entity: Entity, as_of: datetime | None = None,
          valid_at: datetime | None = None) -> EntityView:
-    rows = read_one(graph, "graph/entity_facts", space=space, key=entity.key, as_of=as_of,
+    rows = read_one(graph, "entities/facts", space=space, key=entity.key, as_of=as_of,
                     valid_at=valid_at)
     attributes: dict[str, list[Fact]] = defaultdict(list)
     links: list[Link] = []
     for row in rows:
         fact = row_to_fact(row["fact"])
-        fact = _value_at(fact, as_of) if as_of else fact
+        fact = value_at(fact, as_of) if as_of else fact
         if row["other"] is None:
             attributes[_key(fact)].append(fact)
         else:
@@ -90,7 +90,7 @@ def history(graph: GraphDriver, space: str, entity: Entity, attribute: str) -> H
         key = normalise_subject(attribute)
     except ValueError as e:
         raise InvalidInput(str(e)) from None
-    rows = read_one(graph, "graph/entity_history", space=space, key=entity.key, attribute=key)
+    rows = read_one(graph, "entities/history", space=space, key=entity.key, attribute=key)
     entries: list[HistoryEntry] = []
     for row in rows:
         fact = row_to_fact(row["fact"])

@@ -20,7 +20,7 @@ def value_key(value: str) -> str:
     return " ".join(value.casefold().split())
 
 
-def _time(value: Any) -> datetime | None:
+def as_time(value: Any) -> datetime | None:
     """A stored time as a datetime: reads send ISO strings (cheap to parse), older
     statements and writes' own rows send driver DateTimes."""
     if value is None:
@@ -71,8 +71,8 @@ def row_to_fact(row: dict[str, Any]) -> Fact:
         head=row.get("head"), relation=row.get("relation"), tail=row.get("tail"),
         cardinality=Cardinality(_or(row, "cardinality", "one")),
         proposed_action=Action(proposed) if proposed else None,
-        valid_from=_time(row.get("valid_from")), valid_to=_time(row.get("valid_to")),
-        recorded_at=_time(row.get("recorded_at")), retired_at=_time(row.get("retired_at")),
+        valid_from=as_time(row.get("valid_from")), valid_to=as_time(row.get("valid_to")),
+        recorded_at=as_time(row.get("recorded_at")), retired_at=as_time(row.get("retired_at")),
         supersedes=tuple(row.get("supersedes_ids") or ()),
         retracts=tuple(row.get("retracts_ids") or ()),
         revisions=tuple(json.loads(r) for r in row.get("revisions") or ()),

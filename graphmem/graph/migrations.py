@@ -1,4 +1,4 @@
-"""Versioned graph schema: cypher/schema/NNN_name.cypher files applied in order, recorded on
+"""Versioned graph schema: cypher/migrations/NNN_name.cypher files applied in order, recorded on
 a (:SchemaVersion {id: 'graph'}) node. Every statement is `IF NOT EXISTS`, so `up` twice is a
 no-op and a half-applied step is safe to re-run.
 """
@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.statements import registry, statements
 
-_MIGRATION = re.compile(r"^schema/(\d{3})_([a-z0-9_]+)$")
+_MIGRATION = re.compile(r"^migrations/(\d{3})_([a-z0-9_]+)$")
 
 
 @dataclass(frozen=True)
@@ -35,7 +35,7 @@ def latest_version() -> int:
 
 
 def current_version(graph: GraphDriver) -> int:
-    return int(graph.read("schema/version_get")[0]["version"])
+    return int(graph.read("migrations/version_get")[0]["version"])
 
 
 def pending(graph: GraphDriver) -> list[GraphMigration]:
@@ -50,6 +50,6 @@ def up(graph: GraphDriver) -> list[GraphMigration]:
         with graph.session() as session:
             for statement in statements(migration.query_name):
                 session.run(statement).consume()
-        graph.write("schema/version_set", version=migration.version, name=migration.name)
+        graph.write("migrations/version_set", version=migration.version, name=migration.name)
         applied.append(migration)
     return applied

@@ -20,7 +20,7 @@ from graphmem.errors import InvalidInput
 from graphmem.graph import entities
 from graphmem.graph.driver import GraphDriver, run
 from graphmem.graph.identifiers import relation_type
-from graphmem.mirror import outbox  # issue 7: a rebuild is an event of the mirror's log
+from graphmem.graph.outbox import Outbox
 from graphmem.slots import normalise_subject
 
 # A relation with no letter or digit of the safe alphabet (say, 日本語) still projects, under
@@ -79,7 +79,7 @@ def _known(tx: ManagedTransaction, space: str, facts: Sequence[dict[str, Any]]) 
     if not names:
         return set()
     keys = [k for n in sorted(names) for k in entities.candidate_keys(n)]
-    found = {r["entity"]["key"] for r in run(tx, "graph/entities_by_key", space=space,
+    found = {r["entity"]["key"] for r in run(tx, "entities/by_key", space=space,
                                              keys=keys)}
     for f in facts:
         for end in ("head", "tail"):
@@ -123,7 +123,7 @@ def project(tx: ManagedTransaction, space: str, now: datetime,
         return 0
     known = _known(tx, space, facts)
     rows = [projection_row(f, known) for f in facts]
-    run(tx, "graph/project_facts", space=space, now=now, rows=rows)
+    run(tx, "projection/project_facts", space=space, now=now, rows=rows)
     return len(rows)
 
 
@@ -131,7 +131,7 @@ def sync(tx: ManagedTransaction, space: str, fact_ids: Iterable[str]) -> None:
     """Status labels of the facts, and their edges brought in step (status, validity)."""
     ids = sorted(set(fact_ids))
     if ids:
-        run(tx, "graph/sync_facts", space=space, ids=ids)
+        run(tx, "projection/sync_facts", space=space, ids=ids)
 
 
 def changed(batch: BatchLike) -> list[str]:
@@ -166,7 +166,7 @@ def _drain(graph: GraphDriver, name: str, space: str) -> int:
 
 def _project_page(tx: ManagedTransaction, space: str, now: datetime,
                   facts: list[dict[str, Any]]) -> None:
-    run(tx, "graph/lock_space", space=space, now=now)
+    run(tx, "spaces/lock", space=space, now=now)
     project(tx, space, now, facts)
     sync(tx, space, [f["id"] for f in facts])
 
@@ -177,15 +177,14 @@ def rebuild(graph: GraphDriver, space: str, now: datetime) -> RebuildResult:
     Entities stay (seeded ones have no fact); pages are idempotent, so a rebuild that is
     interrupted can simply be run again.
     """
-    about = _drain(graph, "graph/unproject_about", space)
-    edges = _drain(graph, "graph/unproject_edges", space)
+    about = _drain(graph, "projection/unproject_about", space)
+    edges = _drain(graph, "projection/unproject_edges", space)
     after_at, after_id, count = None, "", 0  # count: facts with a head, projected again
     while True:
-        page = [r["fact"] for r in graph.read("graph/projectable_facts", space=space,
+        page = [r["fact"] for r in graph.read("projection/projectable_facts", space=space,
                                               after_at=after_at, after_id=after_id,
                                               limit=REBUILD_PAGE)]
         if not page:
-            graph.execute(_rebuilt, space, now)
             return RebuildResult(about, edges, count)
         with graph.session() as session:
             session.execute_write(_project_page, space, now, page)
@@ -193,21 +192,21 @@ def rebuild(graph: GraphDriver, space: str, now: datetime) -> RebuildResult:
         after_at, after_id = page[-1]["recorded_at"], page[-1]["id"]
 
 
-def _rebuilt(tx: ManagedTransaction, space: str, now: datetime) -> None:
-    """A finished rebuild is an event of the mirror's log (issue 7): restore runs it again
-    at that point, with the same instant (`rebuild_in`)."""
-    run(tx, "graph/lock_space", space=space, now=now)
-    outbox.record(tx, space, "rebuild", {}, now)
+def rebuilt(tx: ManagedTransaction, outbox: Outbox, now: datetime) -> None:
+    """A finished rebuild is an event of the mirror's log: restore runs it again at that
+    point, with the same instant (`rebuild_in`)."""
+    run(tx, "spaces/lock", space=outbox.space, now=now)
+    outbox.record(tx, "rebuild", {}, now)
 
 
 def rebuild_in(tx: ManagedTransaction, space: str, now: datetime) -> None:
     """The whole rebuild inside one transaction (restore replays a `rebuild` event so)."""
-    for name in ("graph/unproject_about", "graph/unproject_edges"):
+    for name in ("projection/unproject_about", "projection/unproject_edges"):
         while int(run(tx, name, space=space, limit=10_000)[0]["deleted"]):
             pass
     after_at, after_id = None, ""
     while True:
-        page = [r["fact"] for r in run(tx, "graph/projectable_facts", space=space,
+        page = [r["fact"] for r in run(tx, "projection/projectable_facts", space=space,
                                        after_at=after_at, after_id=after_id,
                                        limit=REBUILD_PAGE)]
         if not page:
@@ -218,7 +217,7 @@ def rebuild_in(tx: ManagedTransaction, space: str, now: datetime) -> None:
 
 def snapshot(graph: GraphDriver, space: str) -> tuple[frozenset[Any], frozenset[Any]]:
     """Every ABOUT edge and projection edge (type, ends, properties), order-free."""
-    row = graph.read("graph/snapshot", space=space)[0]
+    row = graph.read("projection/snapshot", space=space)[0]
     about = frozenset(tuple(a) for a in row["about"])
     edges = frozenset((e["type"], e["head"], e["tail"], tuple(sorted(
         (k, str(v)) for k, v in e["props"].items()))) for e in row["edges"])

@@ -9,7 +9,7 @@ from typing import Any
 
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.graph.driver import GraphDriver
-from graphmem.graph.facts import _time, row_to_fact
+from graphmem.graph.facts import as_time, row_to_fact
 from graphmem.graph.rows import read_one
 from graphmem.model import (
     HOT_STATUSES,
@@ -21,16 +21,16 @@ from graphmem.model import (
 )
 
 
-def _aware(at: datetime | None, name: str) -> datetime | None:
+def aware(at: datetime | None, name: str) -> datetime | None:
     if at is not None and at.tzinfo is None:
         raise InvalidInput(f"{name} must carry a timezone (e.g. 2026-03-01T00:00:00+00:00)")
     return at
 
 
-def _value_at(fact: Fact, at: datetime) -> Fact:
+def value_at(fact: Fact, at: datetime) -> Fact:
     """A refined fact as it read at `at`: the first revision made after then holds it."""
     for revision in fact.revisions:
-        when = _time(revision.get("at"))
+        when = as_time(revision.get("at"))
         if when is not None and when > at and revision.get("value") is not None:
             return Fact(**{**fact.__dict__, "value": str(revision["value"])})
     return fact
@@ -42,12 +42,12 @@ def facts(graph: GraphDriver, space: str, subject: str | None = None,
     """Current facts, or those memory held at `as_of`, or those true in the world at
     `valid_at`; the ordinary read never loads a retired row."""
     if as_of is not None:
-        at = _aware(as_of, "as_of") or as_of
-        name = "facts/as_of" if subject is None else "graph/subject_as_of"  # issue 4: seek
+        at = aware(as_of, "as_of") or as_of
+        name = "facts/as_of" if subject is None else "traversal/subject_as_of"  # issue 4: seek
         rows = read_one(graph, name, space=space, subject=subject, at=at)
-        return [_value_at(row_to_fact(r["fact"]), at) for r in rows]
-    if _aware(valid_at, "valid_at") is not None:
-        name = "facts/valid_at" if subject is None else "graph/subject_valid_at"  # issue 4
+        return [value_at(row_to_fact(r["fact"]), at) for r in rows]
+    if aware(valid_at, "valid_at") is not None:
+        name = "facts/valid_at" if subject is None else "traversal/subject_valid_at"  # issue 4
         rows = read_one(graph, name, space=space, subject=subject, at=valid_at)
         return [row_to_fact(r["fact"]) for r in rows]
     rows = read_one(graph, "facts/hot", space=space, subject=subject, statuses=list(statuses))
@@ -111,14 +111,14 @@ def recent_retired(graph: GraphDriver, space: str, limit: int = 20) -> list[Fact
     return [row_to_fact(r["fact"]) for r in rows]
 
 
-def _conflict(row: dict[str, Any], fact_ids: list[str]) -> Conflict:
+def conflict_from_row(row: dict[str, Any], fact_ids: list[str]) -> Conflict:
     c = row
     return Conflict(
         id=c["id"], space=c["space"], kind=ConflictKind(c["kind"]),
         status=ConflictStatus(c["status"]), fact_ids=tuple(fact_ids),
         severity=c.get("severity", "medium"), note=c.get("note") or "", by=c.get("by") or "",
-        winner=c.get("winner"), created_at=_time(c.get("created_at")),
-        closed_at=_time(c.get("closed_at")),
+        winner=c.get("winner"), created_at=as_time(c.get("created_at")),
+        closed_at=as_time(c.get("closed_at")),
     )
 
 
@@ -130,7 +130,7 @@ def conflicts(graph: GraphDriver, space: str, status: str | None = "open") -> li
             allowed = ", ".join(s.value for s in ConflictStatus)
             raise InvalidInput(f"conflict status {status!r}: use one of {allowed}") from None
     rows = graph.read("conflicts/list", space=space, status=status)
-    return [_conflict(r["conflict"], r["fact_ids"]) for r in rows]
+    return [conflict_from_row(r["conflict"], r["fact_ids"]) for r in rows]
 
 
 def conflict(graph: GraphDriver, space: str, conflict_id: str) -> tuple[Conflict, list[Fact]]:
@@ -138,7 +138,7 @@ def conflict(graph: GraphDriver, space: str, conflict_id: str) -> tuple[Conflict
     if not rows:
         raise NotFound(f"no conflict {conflict_id!r} in this space")
     found = [row_to_fact(f) for f in rows[0]["facts"]]
-    return _conflict(rows[0]["conflict"], [f.id for f in found]), found
+    return conflict_from_row(rows[0]["conflict"], [f.id for f in found]), found
 
 
 def metadata_reason(fact: Fact) -> str:

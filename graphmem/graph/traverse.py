@@ -21,7 +21,7 @@ from graphmem.errors import InvalidInput
 from graphmem.graph.entities import Entity, row_to_entity
 from graphmem.graph.facts import row_to_fact
 from graphmem.graph.paths import Bounds, Edge, Path
-from graphmem.graph.reads import _value_at
+from graphmem.graph.reads import value_at
 from graphmem.graph.rows import plain
 from graphmem.model import Fact
 
@@ -114,7 +114,7 @@ def traverse(tx: ManagedTransaction, space: str, start: Sequence[Entity] | Seque
             break
         limit = walk.row_limit()
         lookup = hop == 1 and len(known) < len(keys)
-        found = plain(tx, "graph/expand", space=space, frontier=sorted(walk.live),
+        found = plain(tx, "traversal/expand", space=space, frontier=sorted(walk.live),
                       fanout=bounds.fanout + 1, budget=limit + 1, as_of=as_of,
                       valid_at=valid_at, starts=lookup)[0]
         if lookup:
@@ -134,6 +134,6 @@ def edge_facts(tx: ManagedTransaction, space: str, paths: Sequence[Path],
     ids = sorted({e.fact_id for p in paths for e in p.edges})
     if not ids:
         return {}
-    rows = plain(tx, "graph/facts_by_id", space=space, ids=ids)[0]["facts"]
+    rows = plain(tx, "traversal/facts_by_id", space=space, ids=ids)[0]["facts"]
     facts = [row_to_fact(row) for row in rows]
-    return {f.id: (_value_at(f, as_of) if as_of else f) for f in facts}
+    return {f.id: (value_at(f, as_of) if as_of else f) for f in facts}

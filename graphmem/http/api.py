@@ -22,10 +22,11 @@ from graphmem.http.authn import AuthMiddleware
 from graphmem.service.broker import Broker
 from graphmem.http.graphql import GraphQLEndpoint
 from graphmem.http.limits import LimitsMiddleware
-from graphmem.service.metrics import Metrics, metrics_endpoint
+from graphmem.http.metrics import metrics_endpoint
+from graphmem.service.metrics import Metrics
 from graphmem.http.request_id import RequestIdMiddleware
 from graphmem.resolvers import RequestContext
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 from graphmem.schema import build_schema
 from graphmem.settings import Settings
 
@@ -73,6 +74,6 @@ def open_keys(app: Starlette, runtime: Runtime) -> None:
     loop's executor, where resolvers run the synchronous service layer (it is shut down
     with the loop)."""
     app.state.keys = KeyStore.open(runtime.store, runtime.settings, cached=True)
-    app.state.metrics.watch_models(runtime.extras)
+    app.state.metrics.watch_models(runtime.model_clients)
     asyncio.get_running_loop().set_default_executor(
         ThreadPoolExecutor(WORKER_THREADS, thread_name_prefix="graphmem-api"))

@@ -10,7 +10,7 @@ from starlette.routing import BaseRoute, Route
 
 from graphmem.http import api  # GraphQL API (issue 6)
 from graphmem.http.health import healthz, readyz
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
 

@@ -6,7 +6,7 @@ from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 
 
 async def healthz(request: Request) -> JSONResponse:

@@ -10,7 +10,7 @@ if TYPE_CHECKING:
     from graphmem.auth import KeyStore, Principal
     from graphmem.service.broker import Broker
     from graphmem.service.metrics import Metrics
-    from graphmem.service.runtime import Runtime
+    from graphmem.runtime import Runtime
 
 
 def _app_state(scope: Scope) -> Any:

@@ -9,8 +9,8 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from graphmem.mirror import outbox
-from graphmem.service.runtime import Runtime
+from graphmem.graph import outbox
+from graphmem.runtime import Runtime
 
 STALE = timedelta(seconds=60)
 MAX_LISTED = 20
@@ -37,7 +37,7 @@ def check_mirror(runtime: Runtime, space: str | None = None) -> Problems:
 
 def _spaces(runtime: Runtime) -> list[str]:
     found = {r["space"] for r in runtime.graph.read(
-        "mirror/spaces_under", prefix="", store=runtime.mirror.store_id)}
+        "spaces/under", prefix="", store=runtime.mirror.store_id)}
     found.update(str(r[0]) for r in runtime.store.query("SELECT DISTINCT space FROM mirror_facts"))
     return sorted(found)
 
@@ -55,7 +55,7 @@ def _check_space(runtime: Runtime, space: str) -> list[str]:
 
 
 def _lost_events(runtime: Runtime, space: str) -> list[str]:
-    done = {r["id"] for r in runtime.graph.read("mirror/done_ids", space=space)}
+    done = outbox.done_ids(runtime.graph, space)
     found = {str(r[0]) for r in runtime.store.query(
         "SELECT event_id FROM events WHERE space = ?", (space,))}
     return [f"{space}: outbox entry {e} is marked applied but the mirror has no such event"
@@ -64,7 +64,7 @@ def _lost_events(runtime: Runtime, space: str) -> list[str]:
 
 def _facts(runtime: Runtime, space: str) -> list[str]:
     cipher = runtime.mirror.cipher
-    graph = {r["id"]: r for r in runtime.graph.read("mirror/check_facts", space=space)}
+    graph = {r["id"]: r for r in runtime.graph.read("fsck/mirror_facts", space=space)}
     rows = runtime.store.query("SELECT id, status, scope, subject, value FROM mirror_facts"
                                " WHERE space = ?", (space,))
     mirror: dict[str, dict[str, Any]] = {
@@ -80,8 +80,3 @@ def _facts(runtime: Runtime, space: str) -> list[str]:
         if differ:
             problems.append(f"{space}: fact {fact_id} differs in the mirror ({', '.join(differ)})")
     return problems[:MAX_LISTED]
-
-
-def verify_chain(runtime: Runtime, deep: bool = False) -> Any:
-    """The audit chain's report (`graphmem.mirror.audit.ChainReport`), for fsck."""
-    return runtime.mirror.verify(deep)

@@ -23,16 +23,18 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graphmem.errors import InvalidInput, NotFound
+
 from graphmem.graph.driver import run
-from graphmem.mirror import outbox, receipts
+from graphmem.graph.outbox import Outbox, encode, scrub
+from graphmem.mirror import receipts
+from graphmem.mirror.audit import AuditCall
 from graphmem.mirror.db import RelationalStore
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
 SCOPES = ("fact", "subject", "space", "expired")
 ERASE_PAGE = 5_000  # facts per transaction when a whole space goes (transaction memory)
-
 
 @dataclass(frozen=True)
 class Target:
@@ -47,60 +49,57 @@ class Target:
         if self.scope not in SCOPES:
             raise InvalidInput(f"erasure scope {self.scope!r} is not one of {', '.join(SCOPES)}")
 
-
 @dataclass(frozen=True)
 class Erased:
     facts: tuple[str, ...]
     conflicts: tuple[str, ...]
     event_id: str | None
 
-
 def _targets(tx: ManagedTransaction, space: str, target: Target) -> list[str]:
     if target.scope == "fact":
-        rows = run(tx, "mirror/targets_by_id", space=space, ids=list(target.ids))
+        rows = run(tx, "erasure/targets_by_id", space=space, ids=list(target.ids))
         missing = set(target.ids) - {r["id"] for r in rows}
         if missing:
             raise NotFound(f"no fact {sorted(missing)[0]!r} in this space")
     elif target.scope == "subject":
-        rows = run(tx, "mirror/targets_by_subject", space=space, subject=target.subject)
+        rows = run(tx, "erasure/targets_by_subject", space=space, subject=target.subject)
     elif target.scope == "expired":
-        rows = run(tx, "mirror/targets_expired", space=space, before=target.before)
+        rows = run(tx, "erasure/targets_expired", space=space, before=target.before)
     else:
-        rows = run(tx, "mirror/targets_all", space=space)
+        rows = run(tx, "erasure/targets_all", space=space)
     ids = {r["id"] for r in rows}
     if ids:
-        ids |= {r["id"] for r in run(tx, "mirror/tombstones", space=space, ids=sorted(ids))}
+        ids |= {r["id"] for r in run(tx, "erasure/tombstones", space=space, ids=sorted(ids))}
     return sorted(ids)
 
-
-def erase_tx(tx: ManagedTransaction, space: str, target: Target, now: datetime,
+def erase_tx(tx: ManagedTransaction, outbox: Outbox, target: Target, now: datetime,
              already: Sequence[str] = ()) -> Erased:
     """The graph side, in one transaction under the space lock (`already`: the facts of a
     whole-space erasure that earlier page transactions removed)."""
-    run(tx, "remember/lock_space", space=space, now=now)
+    space = outbox.space
+    run(tx, "spaces/lock_with_policy", space=space, now=now)
     ids = _targets(tx, space, target)
     if not ids and target.scope != "space":
         return Erased((), (), None)
-    gone = run(tx, "mirror/erase_facts", space=space, ids=ids)[0]
+    gone = run(tx, "erasure/facts", space=space, ids=ids)[0]
     if target.scope == "space":
-        run(tx, "mirror/erase_space_rest", space=space)
+        run(tx, "erasure/space_rest", space=space)
         ids = sorted({*ids, *already})
     erased = frozenset(ids)
     rewrites = []
-    for row in run(tx, "mirror/erase_outbox", space=space):
+    for row in run(tx, "erasure/outbox", space=space):
         if row["kind"] == "erase":
             continue
         payload = json.loads(row["payload"])
-        cleaned = outbox.scrub(payload, erased)
+        cleaned = scrub(payload, erased)
         if cleaned != payload:
-            rewrites.append({"id": row["id"], "payload": outbox.encode(cleaned)})
+            rewrites.append({"id": row["id"], "payload": encode(cleaned)})
     if rewrites:
-        run(tx, "mirror/outbox_rewrite", rows=rewrites)
+        run(tx, "erasure/rewrite_outbox", rows=rewrites)
     payload = {"facts": ids, "conflicts": gone["conflicts"], "all": target.scope == "space",
                "scope": target.scope}
-    event_id = outbox.record(tx, space, "erase", payload, now)
+    event_id = outbox.record(tx, "erase", payload, now)
     return Erased(tuple(ids), tuple(gone["conflicts"]), event_id)
-
 
 def _erase_pages(runtime: Runtime, space: str, now: datetime, page: int) -> list[str]:
     """A whole space a page per transaction, leaving the last (partial) page, the outbox
@@ -110,32 +109,32 @@ def _erase_pages(runtime: Runtime, space: str, now: datetime, page: int) -> list
     erased: list[str] = []
 
     def one_page(tx: ManagedTransaction) -> list[str]:
-        run(tx, "remember/lock_space", space=space, now=now)
-        ids = [r["id"] for r in run(tx, "mirror/targets_all_page", space=space, limit=page)]
+        run(tx, "spaces/lock_with_policy", space=space, now=now)
+        ids = [r["id"] for r in run(tx, "erasure/targets_all_page", space=space, limit=page)]
         if len(ids) == page:  # a partial page is the final transaction's
-            run(tx, "mirror/erase_facts", space=space, ids=ids)
+            run(tx, "erasure/facts", space=space, ids=ids)
             return ids
         return []
 
     while ids := runtime.graph.execute(one_page):
         erased += ids
-    while runtime.graph.write("mirror/erase_entities_page", space=space,
+    while runtime.graph.write("erasure/entities_page", space=space,
                               limit=page)[0]["deleted"]:
         pass
     return erased
 
-
-def erase(runtime: Runtime, space: str, target: Target, page: int = ERASE_PAGE
-          ) -> dict[str, Any]:
-    """Erase from both stores; returns the signed receipt. The relational store is checked
-    first: when it is down nothing is erased (StoreUnavailable), so a receipt never claims
-    an erasure the mirror has not taken."""
+def erase(runtime: Runtime, space: str, target: Target, call: AuditCall | None = None,
+          page: int = ERASE_PAGE) -> dict[str, Any]:
+    """Erase from both stores; returns the signed receipt (`call`: the audited operation
+    whose row the erase event carries). The relational store is checked first: when it is
+    down nothing is erased (StoreUnavailable), so a receipt never claims an erasure the
+    mirror has not taken."""
     mirror = runtime.mirror
     runtime.store.ping()
     mirror.mark_applied()  # so the erasure drops applied entries rather than rewriting them
     now = datetime.now(UTC)
     already = _erase_pages(runtime, space, now, page) if target.scope == "space" else []
-    done: Erased = runtime.graph.execute(erase_tx, space, target, now, already)
+    done = runtime.write(space, call, erase_tx, target, now, already)
     fields: dict[str, Any] = {
         "scope": target.scope, "facts": len(done.facts), "fact_ids": list(done.facts),
         "conflicts": len(done.conflicts), "event_id": done.event_id,
@@ -146,7 +145,6 @@ def erase(runtime: Runtime, space: str, target: Target, page: int = ERASE_PAGE
     mirror.cipher.clear_cache()
     return receipts.issue(runtime.store, mirror.ensure_registered(), mirror.cipher, "erasure",
                           space, fields)
-
 
 def _mirrored(runtime: Runtime, space: str, event_id: str | None) -> bool:
     if event_id is None:
@@ -159,12 +157,11 @@ def _mirrored(runtime: Runtime, space: str, event_id: str | None) -> bool:
         return False
     return bool(runtime.store.query("SELECT 1 FROM events WHERE event_id = ?", (event_id,)))
 
-
 # ---- subtrees ------------------------------------------------------------------------------
 def subtree_spaces(runtime: Runtime, tenant: str, user: str | None = None) -> list[str]:
     """Every space under tenant (or tenant/user) known to either store."""
     prefix = f"{tenant}/" + (f"{user}/" if user else "")
-    found = {r["space"] for r in runtime.graph.read("mirror/spaces_under", prefix=prefix,
+    found = {r["space"] for r in runtime.graph.read("spaces/under", prefix=prefix,
                                                       store=None)}
     rows = runtime.store.query(
         "SELECT DISTINCT space FROM events WHERE substr(space, 1, ?) = ?"
@@ -173,11 +170,11 @@ def subtree_spaces(runtime: Runtime, tenant: str, user: str | None = None) -> li
     found.update(str(r[0]) for r in rows)
     return sorted(found)
 
-
-def erase_subtree(runtime: Runtime, tenant: str, user: str | None = None) -> dict[str, Any]:
+def erase_subtree(runtime: Runtime, tenant: str, user: str | None = None,
+                  call: AuditCall | None = None) -> dict[str, Any]:
     """Erase every space of a tenant, or of one user in it; one signed receipt for all."""
     spaces = subtree_spaces(runtime, tenant, user)
-    parts = [erase(runtime, space, Target("space")) for space in spaces]
+    parts = [erase(runtime, space, Target("space"), call) for space in spaces]
     mirror = runtime.mirror
     fields = {
         "scope": "user" if user else "tenant", "user": user, "spaces": spaces,
@@ -190,14 +187,12 @@ def erase_subtree(runtime: Runtime, tenant: str, user: str | None = None) -> dic
     return receipts.issue(runtime.store, mirror.ensure_registered(), mirror.cipher, "erasure",
                           anchor, fields)
 
-
 # ---- retention -----------------------------------------------------------------------------
 def days(value: timedelta | float) -> float:
     period = value.total_seconds() / 86400 if isinstance(value, timedelta) else float(value)
     if period <= 0:
         raise InvalidInput("a retention period must be positive (days, or a timedelta)")
     return period
-
 
 def set_retention(store: RelationalStore, space: str, period: timedelta | float | None) -> None:
     """A space's retention period (None removes it, so the default applies)."""
@@ -207,14 +202,12 @@ def set_retention(store: RelationalStore, space: str, period: timedelta | float 
             cur.execute("INSERT INTO retention (space, seconds, set_at) VALUES (?, ?, ?)",
                         (space, days(period) * 86400, datetime.now(UTC).isoformat()))
 
-
 def retention(store: RelationalStore, space: str, default_days: float | None
               ) -> timedelta | None:
     rows = store.query("SELECT seconds FROM retention WHERE space = ?", (space,))
     if rows:
         return timedelta(seconds=float(rows[0][0]))
     return timedelta(days=default_days) if default_days else None
-
 
 def purge_target(store: RelationalStore, space: str, period: timedelta | float | None,
                  default_days: float | None) -> Target:

@@ -26,9 +26,9 @@ from graphmem.errors import GraphMemError
 from graphmem.graph import migrations as graph_migrations
 from graphmem.graph import projection
 from graphmem.graph.driver import run
-from graphmem.mirror import outbox
+from graphmem.graph import outbox
 from graphmem.remember.write import Batch
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -73,21 +73,21 @@ def _batch(payload: dict[str, Any]) -> Batch:
 def replay(tx: ManagedTransaction, event: Event, store: str) -> None:
     """One event, applied to the graph as its original transaction applied it."""
     space, now = event.space, event.now
-    run(tx, "mirror/restore_space", space=space, now=now, seq=event.graph_seq, store=store)
+    run(tx, "restore/space", space=space, now=now, seq=event.graph_seq, store=store)
     for payload in outbox.batches(event.kind, event.payload):
         _batch(payload).apply(tx, space, now)
     if event.kind == "settle" and event.payload.get("close"):
         run(tx, "conflicts/close", space=space, now=now, **event.payload["close"])
     elif event.kind == "policy":
-        run(tx, "remember/set_policy", space=space, policy=event.payload["policy"], now=now)
+        run(tx, "spaces/set_policy", space=space, policy=event.payload["policy"], now=now)
     elif event.kind == "erase":
-        run(tx, "mirror/erase_facts", space=space, ids=event.payload.get("facts", []))
+        run(tx, "erasure/facts", space=space, ids=event.payload.get("facts", []))
         if event.payload.get("all"):
-            run(tx, "mirror/erase_space_rest", space=space)
+            run(tx, "erasure/space_rest", space=space)
     elif event.kind == "entity":
-        run(tx, "graph/entity_create", space=space, now=now, **event.payload)
+        run(tx, "entities/create", space=space, now=now, **event.payload)
     elif event.kind == "sweep":
-        run(tx, "graph/sweep_placeholders", space=space, types=event.payload["types"])
+        run(tx, "entities/sweep_placeholders", space=space, types=event.payload["types"])
     elif event.kind == "rebuild":
         projection.rebuild_in(tx, space, now)
 
@@ -122,7 +122,7 @@ def _pages(runtime: Runtime, space: str | None, page: int) -> Iterator[list[Even
 
 def _require_empty(runtime: Runtime, spaces: Iterable[str] | None) -> None:
     for space in (list(spaces) if spaces is not None else [None]):
-        nodes = int(runtime.graph.read("mirror/graph_count", space=space)[0]["nodes"])
+        nodes = int(runtime.graph.read("restore/graph_count", space=space)[0]["nodes"])
         if nodes:
             where = f"space {space}" if space else "the graph"
             raise GraphNotEmpty(
@@ -147,7 +147,7 @@ def restore(runtime: Runtime, spaces: Iterable[str] | None = None, embed: bool =
             progress(done, total)
     facts = 0
     for space in sorted(seen):
-        ids = [r["id"] for r in runtime.graph.read("mirror/targets_all", space=space)]
+        ids = [r["id"] for r in runtime.graph.read("erasure/targets_all", space=space)]
         facts += len(ids)
         if embed and ids:
             _embed(runtime, space, ids)

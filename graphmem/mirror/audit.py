@@ -62,6 +62,25 @@ class AuditEntry:
                           tenant, at)
 
 
+@dataclass
+class AuditCall:
+    """One audited operation in progress: the entries its writes commit carry its row
+    (`stub`), and `events` lists them, which is where the row sits in the audit order."""
+
+    caller: str
+    operation: str
+    tenant: str
+    events: list[tuple[str, str]] = field(default_factory=list)
+
+    def stub(self) -> str:
+        return json.dumps({"caller": self.caller, "operation": self.operation,
+                           "tenant": self.tenant, "at": datetime.now(UTC).isoformat()},
+                          sort_keys=True)
+
+    def committed(self, space: str, event_ids: Iterable[str]) -> None:
+        self.events.extend((space, e) for e in event_ids if (space, e) not in self.events)
+
+
 @dataclass(frozen=True)
 class AuditRow:
     seq: int
@@ -163,6 +182,12 @@ def resign_head(store: RelationalStore, signer: Signer) -> None:
         at = datetime.now(UTC).isoformat()
         cur.execute("UPDATE audit_head SET at = ?, signature = ?, key_id = ? WHERE id = 1",
                     (at, signer.sign(head_message(int(seq), str(prev), at)), signer.key_id))
+
+
+def head(store: RelationalStore) -> tuple[int, str]:
+    """Where the chain stands: the last row's sequence number and hash."""
+    found = store.query(_HEAD)
+    return (int(found[0][0]), str(found[0][1])) if found else (0, GENESIS)
 
 
 def rows(store: RelationalStore, after: int = 0, page: int = 5000) -> Iterator[AuditRow]:

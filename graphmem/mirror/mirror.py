@@ -51,9 +51,11 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from graphmem.graph import outbox
 from graphmem.graph.driver import GraphDriver
+from graphmem.mirror import apply as applying
 from graphmem.mirror import audit as chain
-from graphmem.mirror import keys, outbox
+from graphmem.mirror import keys
 from graphmem.mirror.crypto import FieldCipher
 from graphmem.mirror.db import RelationalStore
 from graphmem.settings import Settings
@@ -346,12 +348,12 @@ class Mirror:
                 steps.append(rest)
         return steps, taken, whole
 
-    def _write(self, steps: list[Step]) -> list[outbox.Applied]:
+    def _write(self, steps: list[Step]) -> list[applying.Applied]:
         """Rows and entries in one relational transaction; each newly applied entry's own
         audit row goes in right after it."""
         signer, cipher = self.ensure_registered(), self.cipher
         now = datetime.now(UTC).isoformat()
-        applied: list[outbox.Applied] = []
+        applied: list[applying.Applied] = []
         with self.store.transaction() as cur:
             rows = chain.Appender(cur, self.store.dialect.name, signer)
             for step in steps:
@@ -359,10 +361,10 @@ class Mirror:
                     rows.add(step)
                     continue
                 for entry in step:
-                    done = outbox.apply_one(cur, cipher, entry, now)
+                    done = applying.apply_one(cur, cipher, entry, now)
                     if done is not None:
                         applied.append(done)
-                        row = outbox.audit_entry(entry)
+                        row = applying.audit_entry(entry)
                         if row is not None:
                             rows.add(row)
             rows.finish()
@@ -378,7 +380,7 @@ class Mirror:
         while len(self._applied) > RECENT:
             del self._applied[next(iter(self._applied))]
 
-    def _committed(self, applied: list[outbox.Applied]) -> None:
+    def _committed(self, applied: list[applying.Applied]) -> None:
         """After the relational commit (benchmarks time the mirror's lag here)."""
         self._erased(applied)
 
@@ -389,7 +391,7 @@ class Mirror:
             self._done = max(self._done, taken)
             self._queue_cond.notify_all()
 
-    def _erased(self, applied: list[outbox.Applied]) -> None:
+    def _erased(self, applied: list[applying.Applied]) -> None:
         """Hard deletes clear the decrypt cache and tell other caches (vectors, queries)."""
         for item in applied:
             if item.entry.kind == "erase":
@@ -412,12 +414,12 @@ class Mirror:
     @property
     def store_id(self) -> str:
         if self._store_id is None:
-            self._store_id = outbox.store_id(self.store)
+            self._store_id = applying.store_id(self.store)
         return self._store_id
 
     def touch(self, space: str) -> None:
         """A space's first use in this process: claim it for this store (see
-        cypher/mirror/claim_space.cypher) and drain what a crash left in it. Never raises: a
+        cypher/outbox/claim_space.cypher) and drain what a crash left in it. Never raises: a
         store that is down is retried on the next use."""
         if space in self._seen:
             return

@@ -16,7 +16,7 @@ from typing import Any
 
 from graphmem.errors import InvalidInput
 from graphmem.graph.driver import GraphDriver
-from graphmem.graph.facts import _time, row_to_fact
+from graphmem.graph.facts import as_time, row_to_fact
 from graphmem.model import ConflictKind, Fact, Status
 
 
@@ -56,9 +56,9 @@ def _max_age(max_age: timedelta | float | None) -> timedelta | None:
 
 def _changed_at(row: dict[str, Any], fact: Fact) -> datetime | None:
     """When the value last changed: a refinement, or taking over from a former value."""
-    times = [_time(r.get("at")) for r in fact.revisions]
+    times = [as_time(r.get("at")) for r in fact.revisions]
     if fact.supersedes:
-        times.append(_time(row.get("held_from")) or fact.recorded_at)
+        times.append(as_time(row.get("held_from")) or fact.recorded_at)
     known = [t for t in times if t is not None]
     return max(known) if known else None
 

@@ -15,8 +15,8 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from graphmem.errors import InvalidInput
-from graphmem.graph.facts import _time, row_to_fact
-from graphmem.graph.reads import _value_at
+from graphmem.graph.facts import as_time, row_to_fact
+from graphmem.graph.reads import value_at
 from graphmem.model import HOT_STATUSES
 from graphmem.recall.answer import (
     ConflictFact,
@@ -72,10 +72,10 @@ def _recalled(row: dict[str, Any], pool: Pool) -> RecalledFact:
     fact = row_to_fact(row)
     if pool.at is None:
         return RecalledFact(fact, history=row["status"] not in HOT_STATUSES)
-    held_from, retired = _time(row.get("held_from")), _time(row.get("retired_at"))
+    held_from, retired = as_time(row.get("held_from")), as_time(row.get("retired_at"))
     held = held_from is not None and held_from <= pool.at and (
         retired is None or retired > pool.at)
-    return RecalledFact(_value_at(fact, pool.at), history=not held)
+    return RecalledFact(value_at(fact, pool.at), history=not held)
 
 
 def retrieve(ranker: Ranker, space: str, question: str, pool: Pool, strategy: Strategy,
@@ -106,7 +106,7 @@ def open_conflicts(ranker: Ranker, space: str, ids: Sequence[str]) -> tuple[Open
         OpenConflict(r["conflict"]["id"], r["conflict"]["kind"], tuple(
             ConflictFact(f["id"], f["subject"], f.get("scope") or "global", f["value"],
                          f["status"])
-            for f in sorted(r["facts"], key=lambda f: (_time(f.get("recorded_at")), f["id"]))))
+            for f in sorted(r["facts"], key=lambda f: (as_time(f.get("recorded_at")), f["id"]))))
         for r in rows)
 
 

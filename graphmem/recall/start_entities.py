@@ -39,7 +39,7 @@ def find_start(tx: ManagedTransaction, space: str, question: str, limit: int = 1
     if not query:
         return [], "none"
     plain(tx, "recall/await_fulltext")  # the name index is eventually consistent
-    rows = plain(tx, "graph/find_entities", space=space, query=query, limit=50)
+    rows = plain(tx, "entities/find", space=space, query=query, limit=50)
     text = _norm(question)
     named = [row_to_entity(r["entity"]) for r in rows
              if re.search(rf"(?<!\w){re.escape(r['entity']['norm'])}(?!\w)", text)]
@@ -53,7 +53,7 @@ def _typed(tx: ManagedTransaction, space: str, type_: str, name: str) -> Entity:
     if folded is None:
         raise InvalidInput("entity type is required")
     key = entities.entity_key(folded, entities.normalise_name(name))
-    rows = plain(tx, "graph/entity_get", space=space, key=key)
+    rows = plain(tx, "entities/get", space=space, key=key)
     if not rows:
         raise NotFound(f"no entity {name!r} of type {folded} in this space")
     return row_to_entity(rows[0]["entity"])
@@ -62,7 +62,7 @@ def _typed(tx: ManagedTransaction, space: str, type_: str, name: str) -> Entity:
 def _named(tx: ManagedTransaction, space: str, name: str) -> list[Entity]:
     norm = entities.normalise_name(name)
     keys = [*entities.candidate_keys(norm), entities.entity_key(entities.UNKNOWN, norm)]
-    rows = plain(tx, "graph/entities_by_key", space=space, keys=keys)
+    rows = plain(tx, "entities/by_key", space=space, keys=keys)
     if not rows:
         raise NotFound(f"no entity named {name!r} in this space")
     return [row_to_entity(r["entity"]) for r in rows]

@@ -8,12 +8,25 @@ rejecting it retires it as HISTORICAL. The graph store applies the plan.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
+from graphmem.errors import NotFound
 from graphmem.graph.facts import value_key
-from graphmem.model import Action, Cardinality, Fact, Kind, SlotSpec, SlotState, Status
+from graphmem.model import (
+    Action,
+    Cardinality,
+    ConflictStatus,
+    Fact,
+    Kind,
+    SlotSpec,
+    SlotState,
+    Status,
+)
 from graphmem.remember.reconcile import identity
 from graphmem.remember.results import tombstone
+
+
+Mode = Literal["confirm", "reject", "resolve", "dismiss"]
 
 
 @dataclass
@@ -98,3 +111,40 @@ def coexist(held: Fact) -> Plan:
 
 def tombstone_value(target: Fact) -> str:
     return tombstone(target.value)
+
+
+def settled(mode: Mode, involved: list[Fact], fact_id: str | None, conflict_id: str
+            ) -> tuple[Fact | None, list[Fact]]:
+    """The winner (when the mode names one) and the held facts a settlement plans for:
+    confirm plans only the proposal it names, the other modes every held fact."""
+    held = [f for f in involved if f.status == Status.FLAGGED_CONFLICT]
+    winner = next((f for f in involved if f.id == fact_id), None)
+    if mode in ("confirm", "resolve") and winner is None:
+        raise NotFound(f"fact {fact_id!r} is not part of conflict {conflict_id!r}")
+    if mode == "confirm":
+        return winner, [winner] if winner else []
+    return winner, held
+
+
+def plan(mode: Mode, held: Fact, winner: Fact | None, state: SlotState | None,
+         spec: SlotSpec | None) -> Plan:
+    """What settling one held fact does (`state`: the held fact's slot as it is now, needed
+    when the held fact is the winner)."""
+    if mode == "dismiss":
+        return coexist(held)
+    if mode == "reject":
+        return reject(held)
+    if winner is not None and held.id == winner.id:
+        assert state is not None, "accepting a held fact needs its slot's state"
+        return accept(held, state, spec)
+    if winner is not None and winner.status == Status.ACTIVE:
+        return keep_incumbent(held, winner)
+    return reject(held)
+
+
+def closing(mode: Mode, conflict_id: str, fact_id: str | None, note: str, by: str
+            ) -> dict[str, Any]:
+    """How the conflict closes: resolved with a winner, or dismissed (both claims stand)."""
+    status = ConflictStatus.DISMISSED if mode == "dismiss" else ConflictStatus.RESOLVED
+    return {"id": conflict_id, "status": status.value,
+            "winner": fact_id if mode != "reject" else None, "note": note or mode, "by": by}

@@ -17,9 +17,10 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from graphmem.graph import clusters  # issue 4: fact clustering
+from graphmem.graph import clusters
 from graphmem.graph.driver import run
 from graphmem.graph.facts import row_to_fact
+from graphmem.graph.outbox import Outbox
 from graphmem.model import (
     Action,
     Context,
@@ -54,7 +55,7 @@ class WriteRequest:
     trusted: bool
     confidence_floor: float
     curated: frozenset[str]
-    cluster_jaccard: float = 0.5  # issue 4: collisions by entity overlap (seed 002)
+    cluster_jaccard: float = 0.5  # collisions by entity overlap (seed 002)
 
 
 def _slot_params(proposals: tuple[Proposal, ...], keep: Any = None) -> list[dict[str, str]]:
@@ -88,7 +89,7 @@ def load_states(tx: ManagedTransaction, space: str, proposals: tuple[Proposal, .
     return row["policy"], states
 
 
-def write_proposals(tx: ManagedTransaction, req: WriteRequest) -> list[Result]:
+def write_proposals(tx: ManagedTransaction, outbox: Outbox, req: WriteRequest) -> list[Result]:
     """The transaction function: lock, load, reconcile, write, outbox."""
     info = req.info
     stored_policy, states = load_states(tx, info.space, req.proposals, info.now)
@@ -108,9 +109,10 @@ def write_proposals(tx: ManagedTransaction, req: WriteRequest) -> list[Result]:
         states[slot] = apply_to_state(states[slot], d, p, ctx, info.now)
         batch.add(p, d, info, before)
         decided.append((p, d))
-    batch.outbox.append(_outbox_entry(info, batch, [_result(p, d, {}) for p, d in decided]))
-    conflicts = batch.apply(tx, info.space, info.now)
-    found = clusters.collisions(tx, info.space, decided, req.cluster_jaccard)  # issue 4
+    batch.outbox.append(_outbox_entry(outbox, info, batch,
+                                      [_result(p, d, {}) for p, d in decided]))
+    conflicts = batch.apply(tx, info.space, info.now, outbox)
+    found = clusters.collisions(tx, info.space, decided, req.cluster_jaccard)
     return [replace(_result(p, d, conflicts), collisions=found.get(d.fact_id or "", ()))
             for p, d in decided]
 
@@ -123,7 +125,8 @@ def _result(p: Proposal, d: Decision, conflicts: dict[str, str]) -> Result:
                   conflict_id=conflicts.get(d.fact_id) if d.fact_id else None)
 
 
-def _outbox_entry(info: WriteInfo, batch: Batch, results: list[Result]) -> dict[str, Any]:
+def _outbox_entry(outbox: Outbox, info: WriteInfo, batch: Batch, results: list[Result]
+                  ) -> dict[str, Any]:
     """The change as one event, committed with the graph write for the mirror to apply."""
     payload: dict[str, Any] = {
         "source": info.source,
@@ -132,8 +135,7 @@ def _outbox_entry(info: WriteInfo, batch: Batch, results: list[Result]) -> dict[
         "facts": batch.facts, "supersedes": batch.supersedes, "retracts": batch.retracts,
         "refines": batch.refines, "conflicts": batch.conflicts,
     }
-    return {"id": new_id("e"), "kind": "remember",
-            "payload": json.dumps(payload, default=_json_default, sort_keys=True)}
+    return outbox.draft("remember", json.dumps(payload, default=_json_default, sort_keys=True))
 
 
 def _json_default(value: Any) -> Any:

@@ -15,12 +15,12 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from graphmem.graph import projection  # the entity graph (issue 4)
+from graphmem.graph import projection
 from graphmem.graph.driver import run
 from graphmem.graph.facts import fact_to_row, value_key
-from graphmem.mirror import outbox as mirror_outbox  # the audit row rides the entry
+from graphmem.graph.outbox import Outbox
 from graphmem.model import Action, ConflictKind, Decision, Fact, Proposal, Status
-from graphmem.recall.text import fact_text  # retrieval's full-text field (issue 5)
+from graphmem.recall.text import fact_text
 from graphmem.remember.approve import Plan, tombstone_value
 
 
@@ -94,19 +94,18 @@ class Batch:
             "note": d.note, "flagged": [d.fact_id], "fact_ids": [d.fact_id, *d.conflict_with],
         })
 
-    def apply(self, tx: ManagedTransaction, space: str, now: datetime) -> dict[str, str]:
-        """Write everything; returns fact id → conflict id for the flagged facts."""
-        audit = mirror_outbox.call_stub()  # issue 7: the call's audit row rides the entry
-        for entry in self.outbox:
-            entry.setdefault("audit", audit)
+    def apply(self, tx: ManagedTransaction, space: str, now: datetime,
+              outbox: Outbox | None = None) -> dict[str, str]:
+        """Write everything, with the batch's outbox entries (drafted by `outbox`); returns
+        fact id → conflict id for the flagged facts."""
         rows = run(tx, "remember/apply", space=space, now=now,
                    facts=[_stamped(row, now) for row in self.facts], refines=self.refines,
                    statuses=self.statuses, supersedes=[_edge(e, now) for e in self.supersedes],
                    retracts=[_edge(e, now) for e in self.retracts], outbox=self.outbox,
-                   synced=projection.changed(self))  # issue 4: labels and edges in step
-        if rows:
-            mirror_outbox.created(space, self.outbox, now, rows[0]["seq"])
-        projection.project(tx, space, now, self.facts)  # issue 4: same transaction
+                   synced=projection.changed(self))
+        if rows and outbox is not None:
+            outbox.written(self.outbox, now, rows[0]["seq"])
+        projection.project(tx, space, now, self.facts)
         if not self.conflicts:
             return {}
         rows = run(tx, "remember/open_conflicts", rows=self.conflicts, space=space, now=now)
@@ -147,8 +146,8 @@ def _fact_row(p: Proposal, d: Decision, info: WriteInfo) -> dict[str, Any]:
         recorded_at=info.now, retired_at=info.now if retired else None,
     )
     extra: dict[str, Any] = {"action": d.action.value, "archived": archived}
-    extra.update(head_type=p.head_type, tail_type=p.tail_type)  # issue 4: entity types
-    extra["search_text"] = fact_text(d.subject, d.value, d.scope)  # issue 5: retrieval
+    extra.update(head_type=p.head_type, tail_type=p.tail_type)
+    extra["search_text"] = fact_text(d.subject, d.value, d.scope)
     if d.status == Status.ACTIVE:
         extra["held_from"] = info.now
     if info.message_key:
@@ -157,11 +156,10 @@ def _fact_row(p: Proposal, d: Decision, info: WriteInfo) -> dict[str, Any]:
 
 
 def apply_plan(tx: ManagedTransaction, space: str, plan: Plan, now: datetime,
-               source: str, outbox: dict[str, Any] | None = None,
-               applied: list[Batch] | None = None) -> str | None:
-    """Apply an approval plan; returns the tombstone's id when one was written. The batch
-    applied is appended to `applied` (issue 7: the settle event carries it to the mirror)."""
-    batch, tomb_id = Batch(), None
+               source: str) -> Batch:
+    """Apply an approval plan; returns the batch applied (the settle event carries it to the
+    mirror)."""
+    batch = Batch()
     if plan.tombstone_for is not None:
         target = plan.tombstone_for
         tomb_id = new_id("f")
@@ -180,9 +178,5 @@ def apply_plan(tx: ManagedTransaction, space: str, plan: Plan, now: datetime,
     batch.statuses = plan.statuses
     batch.supersedes = [{"new": new, "old": old, "valid_to": now}
                         for new, old in plan.supersedes]
-    if outbox is not None:
-        batch.outbox.append(outbox)
     batch.apply(tx, space, now)
-    if applied is not None:
-        applied.append(batch)
-    return tomb_id
+    return batch

@@ -6,18 +6,13 @@ token. With several workers each keeps its own figures.
 
 from __future__ import annotations
 
-import hmac
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, Counter, Gauge, Histogram
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram
 from prometheus_client.core import CounterMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
-from starlette.requests import Request
-from starlette.responses import Response
-
-from graphmem.http.responses import error_body
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 ROUTES = frozenset({"/graphql", "/healthz", "/readyz", "/metrics"})
@@ -40,16 +35,16 @@ class Metrics:
                                  ["action"], registry=r)
         self.errors = Counter("graphmem_errors", "Errors answered, by code", ["code"],
                               registry=r)
-        self.models = ModelCalls({})
+        self.models = ModelCalls(dict)
         r.register(self.models)
         self.subscriptions = Gauge("graphmem_subscriptions_active", "Open GraphQL"
                                    " subscriptions", registry=r)
         self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
 
-    def watch_models(self, extras: dict[str, Any]) -> None:
-        """Report this runtime's model clients' own call counters (built lazily); a new
-        lifespan (a new runtime) replaces the one watched before."""
-        self.models.extras = extras
+    def watch_models(self, clients: Callable[[], Mapping[str, object | None]]) -> None:
+        """Report the model clients' own call counters (`clients`: those built so far, by
+        kind); a new lifespan (a new runtime) replaces the one watched before."""
+        self.models.clients = clients
 
     def observe_http(self, path: str, status: int, seconds: float) -> None:
         route = path if path in ROUTES else "other"
@@ -83,8 +78,8 @@ class ModelCalls(Collector):
     """`graphmem_model_calls_total{kind}`: the `calls` counters of the runtime's model
     clients, read at scrape time; a client not built yet has made no call."""
 
-    def __init__(self, extras: dict[str, Any]) -> None:
-        self.extras = extras
+    def __init__(self, clients: Callable[[], Mapping[str, object | None]]) -> None:
+        self.clients = clients
 
     def describe(self) -> Iterable[Metric]:
         return [CounterMetricFamily("graphmem_model_calls", "Model calls made by this"
@@ -93,26 +88,10 @@ class ModelCalls(Collector):
     def collect(self) -> Iterable[Metric]:
         family = CounterMetricFamily("graphmem_model_calls", "Model calls made by this"
                                      " process, by kind (llm, embedding)", labels=["kind"])
-        for kind, name in (("llm", "llm"), ("embedding", "embedder")):
-            client = self.extras.get(name)
+        built = self.clients()
+        for kind in ("llm", "embedding"):
+            client = built.get(kind)
             calls = 0 if client is None else getattr(client, "calls", None)
             if isinstance(calls, int | float):  # a client without a counter is not reported
                 family.add_metric([kind], float(calls))
         return [family]
-
-
-def metrics_endpoint(token: str | None) -> object:
-    """The `/metrics` handler, guarded by the metrics token when one is configured."""
-
-    async def endpoint(request: Request) -> Response:
-        metrics: Metrics = request.app.state.metrics
-        if token is not None:
-            sent = request.headers.get("authorization", "")
-            if not hmac.compare_digest(sent.encode(), f"Bearer {token}".encode()):
-                metrics.error("UNAUTHENTICATED")
-                return Response(error_body("send `Authorization: Bearer <GRAPHMEM_METRICS_TOKEN>`",
-                                           "UNAUTHENTICATED"), status_code=401,
-                                media_type="application/json")
-        return Response(metrics.render(), media_type=CONTENT_TYPE_LATEST)
-
-    return endpoint

@@ -15,7 +15,7 @@ import pytest
 from api_support import PEPPER, Api, start
 
 from graphmem.auth import KeyStore
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
 

@@ -20,7 +20,7 @@ import httpx
 import pytest
 
 from graphmem.errors import Neo4jUnavailable, StoreUnavailable
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
 GRAPHMEM = Path(sys.executable).parent / "graphmem"

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMem
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from graphmem import GraphMem
 from graphmem.graph.driver import run
 from graphmem.graph.facts import row_to_fact
 from graphmem.model import Space
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
 WRITERS = 4
@@ -62,7 +62,7 @@ def test_other_spaces_do_not_wait_for_a_held_space_lock(runtime: Runtime) -> Non
 
     with runtime.graph.session() as session:
         tx = session.begin_transaction()
-        run(tx, "remember/lock_space", space=Space.parse(held).key,  # type: ignore[arg-type]
+        run(tx, "spaces/lock_with_policy", space=Space.parse(held).key,  # type: ignore[arg-type]
             now=datetime.now(UTC))
         blocked = threading.Thread(target=write, args=(held, same_done))
         free = threading.Thread(target=write, args=(other, other_done))

@@ -11,7 +11,7 @@ from typer.testing import CliRunner
 
 from graphmem import GraphMem
 from graphmem.cli import app
-from graphmem.graph import fsck as checks
+from graphmem.lifecycle import fsck as checks
 
 # Corruptions, written the way a bug or a hand edit would: straight Cypher, parameters only.
 REVIVE = "MATCH (f:Fact {id: $id}) SET f.status = 'ACTIVE'"

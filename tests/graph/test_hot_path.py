@@ -11,7 +11,7 @@ from graphmem import GraphMem
 from graphmem.graph.statements import query
 from graphmem.remember import pipeline
 from graphmem.remember.write import Batch
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 
 
 def _operators(plan: Any) -> set[str]:

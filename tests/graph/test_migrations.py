@@ -17,7 +17,7 @@ from graphmem.graph.driver import GraphDriver
 from graphmem.graph.statements import statements
 from graphmem.mirror import migrations as store_migrations
 from graphmem.mirror.db import RelationalStore
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
 CONSTRAINTS = {"fact_id", "space_key", "entity_key", "conflict_id", "outbox_id"}

@@ -264,7 +264,7 @@ def test_rebuilt_graph_equals_the_original(mem: GraphMem) -> None:
 def test_rebuild_restores_a_damaged_projection(mem: GraphMem) -> None:
     _mixed_history(mem)
     original = projection.snapshot(mem.graph, mem.key)
-    mem.graph.write("graph/unproject_edges", space=mem.key, limit=3)
+    mem.graph.write("projection/unproject_edges", space=mem.key, limit=3)
     assert projection.snapshot(mem.graph, mem.key) != original
     assert not mem.fsck().ok
     mem.rebuild_projection()

@@ -8,7 +8,7 @@ from typing import Any
 from graphmem import GraphMem
 from graphmem.graph.clusters import MAX_COLLISIONS
 from graphmem.model import Action
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 
 
 def rel(head: str, relation: str, tail: str, **kw: Any) -> dict[str, Any]:

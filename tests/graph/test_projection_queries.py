@@ -8,33 +8,33 @@ import pytest
 from graphmem.graph.statements import parameters, registry
 
 CALLERS: dict[str, set[str]] = {
-    "graph/collisions": {"space", "rows", "threshold", "limit"},
-    "graph/counts": {"space"},  # bench/graph
-    "graph/entities": {"space", "prefix", "at"},
-    "graph/entities_by_key": {"space", "keys"},
-    "graph/entity_create": {"space", "key", "type", "name", "norm", "now"},
-    "graph/entity_facts": {"space", "key", "as_of", "valid_at"},
-    "graph/entity_get": {"space", "key"},
-    "graph/entity_history": {"space", "key", "attribute"},
-    "graph/expand": {"space", "frontier", "fanout", "budget", "as_of", "valid_at", "starts"},
-    "graph/facts_by_id": {"space", "ids"},
-    "graph/find_entities": {"space", "query", "limit"},
-    "graph/fsck_edges": {"space", "limit"},
-    "graph/fsck_orphans": {"space", "limit"},
-    "graph/fsck_slots": {"space", "limit"},
-    "graph/fsck_unprojected": {"space", "limit"},
-    "graph/lock_space": {"space", "now"},
-    "graph/project_facts": {"space", "now", "rows"},
-    "graph/projectable_facts": {"space", "after_at", "after_id", "limit"},
-    "graph/snapshot": {"space"},
-    "graph/spaces": set(),
-    "graph/subject_as_of": {"space", "subject", "at"},
-    "graph/subject_valid_at": {"space", "subject", "at"},
-    "graph/sweep_placeholders": {"space", "types"},
-    "graph/sync_facts": {"space", "ids"},
-    "graph/unproject_about": {"space", "limit"},
-    "graph/unproject_edges": {"space", "limit"},
-    "graph/vocabulary": {"space", "limit"},
+    "facts/collisions": {"space", "rows", "threshold", "limit"},
+    "projection/counts": {"space"},  # bench/graph
+    "entities/list": {"space", "prefix", "at"},
+    "entities/by_key": {"space", "keys"},
+    "entities/create": {"space", "key", "type", "name", "norm", "now"},
+    "entities/facts": {"space", "key", "as_of", "valid_at"},
+    "entities/get": {"space", "key"},
+    "entities/history": {"space", "key", "attribute"},
+    "traversal/expand": {"space", "frontier", "fanout", "budget", "as_of", "valid_at", "starts"},
+    "traversal/facts_by_id": {"space", "ids"},
+    "entities/find": {"space", "query", "limit"},
+    "fsck/edges": {"space", "limit"},
+    "fsck/orphans": {"space", "limit"},
+    "fsck/slots": {"space", "limit"},
+    "fsck/unprojected": {"space", "limit"},
+    "spaces/lock": {"space", "now"},
+    "projection/project_facts": {"space", "now", "rows"},
+    "projection/projectable_facts": {"space", "after_at", "after_id", "limit"},
+    "projection/snapshot": {"space"},
+    "spaces/list": set(),
+    "traversal/subject_as_of": {"space", "subject", "at"},
+    "traversal/subject_valid_at": {"space", "subject", "at"},
+    "entities/sweep_placeholders": {"space", "types"},
+    "projection/sync_facts": {"space", "ids"},
+    "projection/unproject_about": {"space", "limit"},
+    "projection/unproject_edges": {"space", "limit"},
+    "entities/vocabulary": {"space", "limit"},
 }
 
 
@@ -43,21 +43,25 @@ def test_statement_takes_what_its_caller_passes(name: str) -> None:
     assert parameters(name) == CALLERS[name]
 
 
+GROUPS = ("entities", "projection", "traversal")
+
+
 def test_every_graph_statement_has_a_caller() -> None:
-    assert {n for n in registry() if n.startswith("graph/")} == set(CALLERS)
+    assert {n for n in registry() if n.split("/")[0] in GROUPS} == {
+        n for n in CALLERS if n.split("/")[0] in GROUPS}
 
 
 def test_relationship_types_are_never_query_text() -> None:
     """Dynamic types come from a parameter or an existing edge, never from a literal."""
-    for name in ("graph/project_facts", "graph/sweep_placeholders"):
+    for name in ("projection/project_facts", "entities/sweep_placeholders"):
         text = registry()[name]
         assert "$(row.rel_type)" in text or "$(type(r))" in text
 
 
 # Statements whose rows become Facts through row_to_fact.
 FACT_READS = ("facts/as_of", "facts/get", "facts/history", "facts/hot", "facts/recent_retired",
-              "facts/valid_at", "graph/entity_facts", "graph/entity_history",
-              "graph/facts_by_id", "graph/subject_as_of", "graph/subject_valid_at")
+              "facts/valid_at", "entities/facts", "entities/history",
+              "traversal/facts_by_id", "traversal/subject_as_of", "traversal/subject_valid_at")
 FACT_COLUMNS = ("id", "space", "subject", "value", "scope", "kind", "time_ref", "status",
                 "confidence", "source", "source_ref", "raw", "metadata", "category", "head",
                 "relation", "tail", "cardinality", "proposed_action", "revisions")

@@ -9,18 +9,18 @@ from typing import Any
 import pytest
 
 from graphmem.graph.statements import query
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 READS: list[tuple[str, dict[str, Any]]] = [
-    ("graph/subject_as_of", {"subject": "s", "at": AT}),
-    ("graph/subject_valid_at", {"subject": "s", "at": AT}),
+    ("traversal/subject_as_of", {"subject": "s", "at": AT}),
+    ("traversal/subject_valid_at", {"subject": "s", "at": AT}),
     ("facts/history", {"subject": "s", "scope": None}),
-    ("graph/entity_facts", {"key": "person:a", "as_of": AT, "valid_at": None}),
-    ("graph/entity_history", {"key": "person:a", "attribute": "role"}),
-    ("graph/expand", {"frontier": ["person:a"], "fanout": 101, "budget": 200, "as_of": None,
+    ("entities/facts", {"key": "person:a", "as_of": AT, "valid_at": None}),
+    ("entities/history", {"key": "person:a", "attribute": "role"}),
+    ("traversal/expand", {"frontier": ["person:a"], "fanout": 101, "budget": 200, "as_of": None,
                       "valid_at": None, "starts": True}),
-    ("graph/facts_by_id", {"ids": ["f1", "f2"]}),
+    ("traversal/facts_by_id", {"ids": ["f1", "f2"]}),
 ]
 
 

@@ -9,7 +9,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from graphmem import GraphMem
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 
 SUBJECTS = ("db", "cache", "state")
 VALUES = ("MySQL", "Postgres", "Redis", "Zustand", "MobX")

@@ -15,7 +15,7 @@ from graphmem import GraphMem
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.recall import related_answer
 from graphmem.recall.related import Bounds, Related, lucene_query
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 
 
 def rel(head: str, relation: str, tail: str, **kw: Any) -> dict[str, Any]:
@@ -150,7 +150,7 @@ def with_llm(runtime: Runtime) -> Iterator[tuple[LLMServer, Runtime]]:
         "llm_api_key": SecretStr("test-key"), "llm_timeout": 10.0})
     built = Runtime(settings, runtime.graph, runtime.store)
     yield server, built
-    built._close_models()
+    built.close_workers()
     server.close()
 
 

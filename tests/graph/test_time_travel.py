@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMem
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 
 ROLES = ("COO", "CEO", "CTO")
 # When each role began in the world (valid time), distinct from when memory learnt it.

@@ -14,7 +14,7 @@ import time
 
 from graphmem import GraphMem
 from graphmem.mirror.mirror import Mirror
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 from graphmem.settings import load_settings
 
 

@@ -17,7 +17,7 @@ from graphmem import GraphMem
 from graphmem.graph import migrations as graph_migrations
 from graphmem.graph.driver import GraphDriver
 from graphmem.neo4j_local.manager import LocalNeo4j
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
 

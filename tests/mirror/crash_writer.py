@@ -23,8 +23,10 @@ import openai  # noqa: F401 - imported before forking, like everything else
 from graphmem import GraphMem
 from graphmem.embeddings import Embeddings, build_embeddings
 from graphmem.mirror import mirror as mirror_module
-from graphmem.mirror import outbox
-from graphmem.service.runtime import Runtime
+from graphmem.graph import outbox
+from graphmem.graph.driver import GraphDriver
+from graphmem.mirror.db import RelationalStore
+from graphmem.runtime import Runtime
 from graphmem.settings import load_settings
 
 
@@ -52,8 +54,9 @@ def child(space: str, trial: int, embedder: Embeddings) -> None:
     logging.disable(logging.WARNING)  # the embedder is off on purpose; stay quiet about it
     rng = random.Random(trial)
     widen_windows(rng)
-    runtime = Runtime.open(load_settings())
-    runtime.extras["embedder"] = embedder  # built before forking (its TLS setup is slow)
+    settings = load_settings()
+    runtime = Runtime(settings, GraphDriver(settings), RelationalStore(settings.relational_url),
+                      embedder=embedder)  # built before forking (its TLS setup is slow)
     mem = GraphMem(space, runtime=runtime)
     say("ready")
     for i in range(1_000_000):

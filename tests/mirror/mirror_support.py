@@ -12,7 +12,7 @@ from pydantic import SecretStr
 from graphmem.graph.driver import GraphDriver
 from graphmem.mirror import migrations as store_migrations
 from graphmem.mirror.db import RelationalStore
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
 # Writes embed their facts after committing; these tests do not need vectors, so the
@@ -30,17 +30,12 @@ def open_runtime(settings: Settings, graph: GraphDriver, shared: Runtime | None 
     """A Runtime over an existing driver; the session's embedder is reused (loaded once)."""
     store = RelationalStore(settings.relational_url)
     store_migrations.up(store)
-    runtime = Runtime(settings, graph, store)
-    if shared is not None:
-        runtime.extras["embedder"] = shared.embedder
-    return runtime
+    return Runtime(settings, graph, store, embedder=shared.embedder if shared else None)
 
 
 def close_runtime(runtime: Runtime) -> None:
     """Stop what the test's Runtime owns (the mirror, the store), not the shared driver."""
-    mirror = runtime.extras.pop("mirror", None)
-    if mirror is not None:
-        mirror.close()
+    runtime.close_workers()
     runtime.store.close()
 
 

@@ -23,7 +23,7 @@ from graphmem.service.memory import Caller
 from graphmem.mirror import audit
 from graphmem.mirror import mirror as mirror_module
 from graphmem.mirror.mirror import Mirror
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
 Make = Callable[..., GraphMem]

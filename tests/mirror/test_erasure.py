@@ -17,7 +17,7 @@ from graphmem.errors import InvalidInput, NotFound, StoreUnavailable
 from graphmem.lifecycle import erasure
 from graphmem.lifecycle.check_mirror import check_mirror
 from graphmem.mirror.db import RelationalStore
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 
 Make = Callable[..., GraphMem]
 SECRET = "Kilimanjaro-4471"

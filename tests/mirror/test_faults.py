@@ -32,10 +32,10 @@ from graphmem import GraphMem
 from graphmem.http.app import create_app
 from graphmem.errors import Neo4jUnavailable
 from graphmem.graph.driver import GraphDriver
-from graphmem.mirror import outbox
+from graphmem.graph import outbox
 from graphmem.lifecycle.check_mirror import check_mirror
 from graphmem.neo4j_local.manager import LocalNeo4j
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
 TRIALS = 50

@@ -11,9 +11,10 @@ from mirror_support import mirrored, stored_bytes, wait_for
 
 from graphmem import Caller, GraphMem
 from graphmem.errors import AccessDenied, NotFound
-from graphmem.mirror import outbox
+from graphmem.graph import outbox
+from graphmem.mirror import apply as applying
 from graphmem.lifecycle.check_mirror import check_mirror
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 
 Make = Callable[..., GraphMem]
 
@@ -60,7 +61,7 @@ def test_applying_an_entry_twice_changes_nothing(make: Make, mirror_runtime: Run
     mem.drain()
     before = mirror_runtime.store.query("SELECT count(*) FROM events WHERE space = ?",
                                         (mem.key,))
-    assert outbox.apply(mirror_runtime.store, mirror_runtime.mirror.cipher, entries) == []
+    assert applying.apply(mirror_runtime.store, mirror_runtime.mirror.cipher, entries) == []
     assert mirror_runtime.store.query("SELECT count(*) FROM events WHERE space = ?",
                                       (mem.key,)) == before == [(1,)]
     assert len(mirrored(mirror_runtime, mem.key)) == 1

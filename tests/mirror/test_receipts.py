@@ -18,7 +18,7 @@ from cryptography.hazmat.primitives.serialization import load_pem_public_key
 from graphmem import GraphMem, verify_receipt
 from graphmem.errors import NotFound
 from graphmem.mirror import audit, keys
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 
 Make = Callable[..., GraphMem]
 

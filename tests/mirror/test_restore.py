@@ -14,7 +14,7 @@ from graphmem import GraphMem
 from graphmem.graph.driver import GraphDriver
 from graphmem.lifecycle.check_mirror import check_mirror
 from graphmem.lifecycle.restore import GraphNotEmpty, restore
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
 Make = Callable[..., GraphMem]

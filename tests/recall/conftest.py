@@ -15,7 +15,7 @@ from llm_server import LLMServer
 from pydantic import SecretStr
 
 from graphmem import GraphMem
-from graphmem.service.runtime import Runtime
+from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
 
@@ -45,23 +45,14 @@ def make_runtime(runtime: Runtime) -> Iterator[Callable[..., Runtime]]:
 
     def build(**overrides: Any) -> Runtime:
         settings: Settings = runtime.settings.model_copy(update=overrides)
-        built = Runtime(settings, runtime.graph, runtime.store)
-        if not settings.embedding_base_url:
-            built.extras["embedder"] = runtime.embedder  # the model loads once per session
+        shared = None if settings.embedding_base_url else runtime.embedder  # loaded once
+        built = Runtime(settings, runtime.graph, runtime.store, embedder=shared)
         made.append(built)
         return built
 
     yield build
     for built in made:
-        worker = built.extras.pop("embed_worker", None)  # embeds what it holds, then stops
-        if worker is not None:
-            worker.close()
-        if not built.settings.embedding_base_url:
-            built.extras.pop("embedder", None)  # shared: the session runtime closes it
-        mirror = built.extras.pop("mirror", None)  # its own drainer thread, if one started
-        if mirror is not None:
-            mirror.close()
-        built._close_models()
+        built.close_workers()  # the shared embedder stays: the session runtime closes it
 
 
 @pytest.fixture

@@ -110,7 +110,7 @@ def test_closing_embeds_what_is_still_queued(make_plain_mem: Callable[..., Graph
     ids = [r.fact_id for r in mem.remember_facts([fact("plan", "Pro")]) if r.fact_id]
     assert gate.entered.wait(10)
     threading.Timer(0.2, gate.open.set).start()
-    mem.runtime.extras.pop("embed_worker").close()
+    mem.runtime.stop_embed_worker()
     assert has_vector(mem.graph, ids) == [True]
 
 
@@ -134,7 +134,7 @@ def test_embed_background_off_embeds_inside_the_write(
     mem = make_plain_mem(settings={"embed_background": False})
     ids = [r.fact_id for r in mem.remember_facts([fact("plan", "Pro")]) if r.fact_id]
     assert has_vector(mem.graph, ids) == [True]
-    assert "embed_worker" not in mem.runtime.extras
+    assert not mem.runtime.has_embed_worker
 
 
 class Outage:

@@ -73,7 +73,7 @@ def test_vector_ranking_uses_the_real_model_for_meaning(llm_mem: GraphMem) -> No
     crowd(llm_mem)
     llm_mem.remember_facts([fact("primary_database", "Postgres"),
                             fact("favourite_fruit", "mango")])
-    ranker, key, pool = llm_mem._ranked(), llm_mem.key, Pool(HOT_STATUSES)
+    ranker, key, pool = llm_mem._ctx.ranked(), llm_mem.key, Pool(HOT_STATUSES)
     question = "Which RDBMS runs in production?"  # shares no word with any fact
     assert ranker.rank(key, question, pool, LEXICAL, 5).ids == ()
     top = ranker.rank(key, question, pool, VECTOR, 3).ids
@@ -83,7 +83,7 @@ def test_vector_ranking_uses_the_real_model_for_meaning(llm_mem: GraphMem) -> No
 def test_fused_ranking_keeps_what_either_ranker_found(llm_mem: GraphMem) -> None:
     crowd(llm_mem)
     llm_mem.remember_facts([fact("primary_database", "Postgres"), fact("zx_code", "q7")])
-    ranker, key, pool = llm_mem._ranked(), llm_mem.key, Pool(HOT_STATUSES)
+    ranker, key, pool = llm_mem._ctx.ranked(), llm_mem.key, Pool(HOT_STATUSES)
     fused = ranker.rank(key, "which RDBMS runs prod, and what is the zx code", pool, FUSED, 5)
     assert {llm_mem.active("primary_database")[0].id, llm_mem.active("zx_code")[0].id} <= set(
         fused.ids)

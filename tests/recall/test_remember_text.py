@@ -216,7 +216,7 @@ def test_new_facts_are_embedded_in_one_batched_call(llm_mem: GraphMem, llm: LLMS
     llm_mem.remember("Plan Pro in eu, 5 seats")
     assert llm_mem.wait_for_embeddings()
     assert llm_mem.runtime.embedder.calls == before + 1
-    ranked = llm_mem._ranked().rank(llm_mem.key, "how many seats", ACTIVE_POOL, VECTOR, 3)
+    ranked = llm_mem._ctx.ranked().rank(llm_mem.key, "how many seats", ACTIVE_POOL, VECTOR, 3)
     assert ranked.method == "vector" and len(ranked.ids) == 3  # every fact has its vector
     seats = [f.id for f in llm_mem.active("seats")]
     assert ranked.ids[0] in seats

@@ -27,7 +27,7 @@ def crowd(mem: GraphMem, n: int = 60) -> None:
 
 
 def top(mem: GraphMem, question: str, n: int = 3) -> tuple[str, ...]:
-    return mem._ranked().rank(mem.key, question, POOL, VECTOR, n).ids
+    return mem._ctx.ranked().rank(mem.key, question, POOL, VECTOR, n).ids
 
 
 @pytest.fixture

@@ -10,34 +10,35 @@ from datetime import UTC, datetime
 import pytest
 
 from graphmem.graph.statements import parameters
-from graphmem.mirror import audit, outbox, receipts
+from graphmem.graph import outbox
+from graphmem.mirror import apply as applying
+from graphmem.mirror import audit, receipts
 from graphmem.mirror.audit import AuditEntry
 from graphmem.mirror.mirror import Marker, Mirror
-from graphmem.service.records import summary
+from graphmem.service.audit import summary
 from graphmem.settings import load_settings
 
 PARAMETERS = {
-    "mirror/outbox_add": {"id", "space", "kind", "payload", "now", "audit"},
-    "mirror/outbox_stamp": {"space", "audit"},
-    "mirror/pending": {"store", "limit", "spaces"},
-    "mirror/pending_count": {"space"},
-    "mirror/mark_done": {"ids", "now"},
-    "mirror/prune": {"before", "limit"},
-    "mirror/done_ids": {"space"},
-    "mirror/claim_space": {"space", "store", "now"},
-    "mirror/check_facts": {"space"},
-    "mirror/targets_by_id": {"space", "ids"},
-    "mirror/targets_by_subject": {"space", "subject"},
-    "mirror/targets_all": {"space"},
-    "mirror/targets_expired": {"space", "before"},
-    "mirror/tombstones": {"space", "ids"},
-    "mirror/erase_facts": {"space", "ids"},
-    "mirror/erase_space_rest": {"space"},
-    "mirror/erase_outbox": {"space"},
-    "mirror/outbox_rewrite": {"rows"},
-    "mirror/spaces_under": {"prefix", "store"},
-    "mirror/restore_space": {"space", "now", "seq", "store"},
-    "mirror/graph_count": {"space"},
+    "outbox/add": {"id", "space", "kind", "payload", "now", "audit"},
+    "outbox/pending": {"store", "limit", "spaces"},
+    "outbox/pending_count": {"space"},
+    "outbox/mark_done": {"ids", "now"},
+    "outbox/prune": {"before", "limit"},
+    "outbox/done_ids": {"space"},
+    "outbox/claim_space": {"space", "store", "now"},
+    "fsck/mirror_facts": {"space"},
+    "erasure/targets_by_id": {"space", "ids"},
+    "erasure/targets_by_subject": {"space", "subject"},
+    "erasure/targets_all": {"space"},
+    "erasure/targets_expired": {"space", "before"},
+    "erasure/tombstones": {"space", "ids"},
+    "erasure/facts": {"space", "ids"},
+    "erasure/space_rest": {"space"},
+    "erasure/outbox": {"space"},
+    "erasure/rewrite_outbox": {"rows"},
+    "spaces/under": {"prefix", "store"},
+    "restore/space": {"space", "now", "seq", "store"},
+    "restore/graph_count": {"space"},
 }
 
 
@@ -130,13 +131,13 @@ def _mirror() -> Mirror:
 def test_a_write_row_comes_from_its_entry_with_counts_only() -> None:
     stub = json.dumps({"caller": "alice", "operation": "remember_facts", "tenant": "acme",
                        "at": "2026-01-01T00:00:00+00:00"})
-    row = outbox.audit_entry(_entry("e1", "acme/u/a/r", 3, stub))
+    row = applying.audit_entry(_entry("e1", "acme/u/a/r", 3, stub))
     assert row is not None
     assert (row.caller, row.operation, row.outcome, row.tenant) == (
         "alice", "remember_facts", "ok", "acme")
     assert row.detail == {"event": "e1", "kind": "remember", "count": 2}
     assert "Zustand" not in json.dumps(row.detail)
-    assert outbox.audit_entry(_entry("e2", "acme/u/a/r", 4)) is None, "no call, no row"
+    assert applying.audit_entry(_entry("e2", "acme/u/a/r", 4)) is None, "no call, no row"
 
 
 def test_a_pass_keeps_the_call_order_and_each_space_s_commit_order() -> None:

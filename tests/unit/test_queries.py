@@ -25,7 +25,7 @@ def test_registry_holds_every_cypher_file() -> None:
         str(p.relative_to(CYPHER_DIR).with_suffix("")) for p in CYPHER_DIR.rglob("*.cypher")
     )
     assert ALL == on_disk
-    assert {"schema/001_initial", "schema/version_get", "schema/version_set"} <= set(ALL)
+    assert {"migrations/001_initial", "migrations/version_get", "migrations/version_set"} <= set(ALL)
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -37,14 +37,14 @@ def test_every_statement_loads(name: str) -> None:
         assert re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", param)
 
 
-@pytest.mark.parametrize("name", [n for n in ALL if not n.startswith("schema/0")])
+@pytest.mark.parametrize("name", [n for n in ALL if not n.startswith("migrations/0")])
 def test_single_statements_have_no_stray_semicolons(name: str) -> None:
     assert len(statements(name)) == 1, f"{name} must hold exactly one statement"
 
 
 def test_parameters_match_what_callers_pass() -> None:
-    assert parameters("schema/version_get") == set()
-    assert parameters("schema/version_set") == {"version", "name"}
+    assert parameters("migrations/version_get") == set()
+    assert parameters("migrations/version_set") == {"version", "name"}
 
 
 def test_parameters_ignore_comments(monkeypatch: pytest.MonkeyPatch) -> None:

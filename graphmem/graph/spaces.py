@@ -1,0 +1,34 @@
+"""The Space node: the write lock every writer of a space takes first, the space's stored
+reconcile policy, and the list of spaces the graph knows."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from neo4j import ManagedTransaction
+
+from graphmem.graph.driver import GraphDriver, run
+from graphmem.graph.outbox import Outbox
+
+
+def lock(tx: ManagedTransaction, space: str, now: datetime) -> str | None:
+    """Take the space's write lock for the rest of `tx`; returns the stored policy (JSON)."""
+    rows = run(tx, "spaces/lock_with_policy", space=space, now=now)
+    return rows[0]["policy"] if rows else None
+
+
+def set_policy(tx: ManagedTransaction, outbox: Outbox, policy: str, now: datetime) -> None:
+    """Store the reconcile policy (JSON) under the space's lock, with its event."""
+    lock(tx, outbox.space, now)
+    run(tx, "spaces/set_policy", space=outbox.space, policy=policy, now=now)
+    outbox.record(tx, "policy", {"policy": policy}, now)
+
+
+def stored_policy(graph: GraphDriver, space: str) -> str | None:
+    rows = graph.read("spaces/get_policy", space=space)
+    return rows[0]["policy"] if rows else None
+
+
+def listing(graph: GraphDriver) -> list[str]:
+    """Every space the graph knows (each writer creates its Space node first)."""
+    return [r["space"] for r in graph.read("spaces/list")]

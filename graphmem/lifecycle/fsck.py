@@ -1,0 +1,46 @@
+"""`graphmem fsck`: the graph's invariants, near-duplicate entities, and the mirror.
+
+A violated invariant fails the run; near-duplicate entities are candidates for a person
+(reported, never merged) and fail only under `strict`; the mirror check compares the
+relational copy with the graph once the outbox has caught up.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from graphmem.errors import GraphMemError
+from graphmem.graph import entities
+from graphmem.graph.fsck import Check, Report, invariants
+from graphmem.lifecycle.check_mirror import check_mirror
+from graphmem.lifecycle.duplicates import Embedder, near_duplicates
+from graphmem.runtime import Runtime
+
+log = logging.getLogger(__name__)
+
+MIRROR = "mirror agrees with the graph"
+DUPLICATES = "near-duplicate entities (name cosine >= 0.95)"
+
+
+def duplicates(runtime: Runtime, space: str, embedder: Embedder | None, strict: bool) -> Check:
+    if embedder is None:
+        return Check(DUPLICATES, ("no embedder configured: check not run",), fails=strict)
+    try:
+        pairs = near_duplicates(entities.listing(runtime.graph, space), embedder)
+    except GraphMemError as e:
+        return Check(DUPLICATES, (f"check not run: {e}",), fails=strict)
+    return Check(DUPLICATES, tuple(str(p) for p in pairs), fails=strict)
+
+
+def mirror(runtime: Runtime, space: str) -> Check:
+    return Check(MIRROR, tuple(check_mirror(runtime, space)))
+
+
+def fsck(runtime: Runtime, space: str, strict: bool = False) -> Report:
+    """Run every check on one space."""
+    checks = [*invariants(runtime.graph, space),
+              duplicates(runtime, space, runtime.embedder, strict), mirror(runtime, space)]
+    report = Report(space, tuple(checks))
+    if not report.ok:
+        log.warning("fsck found problems in space %s", space)
+    return report

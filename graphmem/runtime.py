@@ -1,0 +1,207 @@
+"""The long-lived clients of one process, built once and passed around explicitly.
+
+No module-level globals: the server builds a Runtime in its lifespan, the CLI and the
+Python API build their own, and tests build one per fixture. The driver and the relational
+store open at once; the model clients, the mirror, the ranker and the embedding worker are
+built on first use (a process that only reads never loads the embedding model).
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Concatenate, ParamSpec, TypeVar
+
+from neo4j import ManagedTransaction
+from neo4j.exceptions import Neo4jError, ServiceUnavailable, SessionExpired
+
+from graphmem.errors import GraphMemError
+from graphmem.graph import migrations as graph_migrations
+from graphmem.graph.driver import GraphDriver, unavailable
+from graphmem.graph.outbox import Outbox
+from graphmem.mirror import migrations as store_migrations
+from graphmem.mirror.audit import AuditCall
+from graphmem.mirror.db import RelationalStore
+from graphmem.settings import Settings, load_settings
+
+if TYPE_CHECKING:  # the model clients import heavy packages: only when first used
+    from graphmem.embeddings import Embeddings
+    from graphmem.llm import LLM
+    from graphmem.mirror.mirror import Mirror
+    from graphmem.recall.embed_worker import EmbedWorker
+    from graphmem.recall.retrieve import Ranker
+
+T = TypeVar("T")
+P = ParamSpec("P")
+
+
+class Runtime:
+    """One process's clients; `embedder` may be shared with another Runtime (it is then not
+    closed by this one)."""
+
+    def __init__(self, settings: Settings, graph: GraphDriver, store: RelationalStore, *,
+                 embedder: Embeddings | None = None) -> None:
+        self.settings = settings
+        self.graph = graph
+        self.store = store
+        self._lock = threading.RLock()
+        self._shared_embedder = embedder is not None
+        self._embedder: Embeddings | None = embedder
+        self._llm: LLM | None = None
+        self._mirror: Mirror | None = None
+        self._ranker: Ranker | None = None
+        self._embed_worker: EmbedWorker | None = None
+
+    @classmethod
+    def open(cls, settings: Settings | None = None) -> Runtime:
+        settings = settings or load_settings()
+        return cls(settings, GraphDriver(settings), RelationalStore(settings.relational_url))
+
+    # ---- built on first use -------------------------------------------------------------
+    def _once(self, name: str, build: Callable[[], T]) -> T:
+        """The client held in attribute `name`, built once (the hot path takes no lock)."""
+        found: T | None = getattr(self, name)
+        if found is not None:
+            return found
+        with self._lock:
+            found = getattr(self, name)
+            if found is None:
+                found = build()
+                setattr(self, name, found)
+            return found
+
+    @property
+    def llm(self) -> LLM | None:
+        """The chat model, or None when no LLM is configured."""
+        if not self.settings.llm_configured:
+            return None
+        from graphmem.llm import LLM
+
+        return self._once("_llm", lambda: LLM(self.settings))
+
+    @property
+    def embedder(self) -> Embeddings:
+        """The embedder (local model or endpoint); the model itself loads on first use."""
+        from graphmem.embeddings import build_embeddings
+
+        return self._once("_embedder", lambda: build_embeddings(self.settings))
+
+    @property
+    def mirror(self) -> Mirror:
+        from graphmem.mirror.mirror import Mirror
+
+        return self._once("_mirror", lambda: Mirror(self.settings, self.graph, self.store))
+
+    @property
+    def ranker(self) -> Ranker:
+        """One Ranker per Runtime (it caches the vector index's dimensions)."""
+        from graphmem.recall.retrieve import Ranker
+        from graphmem.recall.vectors import VectorIndex
+
+        return self._once("_ranker", lambda: Ranker(self.graph, VectorIndex(
+            self.graph, lambda: self.embedder, self.settings.vector_cache)))
+
+    @property
+    def embed_worker(self) -> EmbedWorker:
+        """The background embedder of new facts; `close` embeds what is queued first."""
+        from graphmem.recall.embed_worker import EmbedWorker
+
+        return self._once("_embed_worker", lambda: EmbedWorker(
+            self.graph, self.ranker.vectors.store, self.settings.embed_wait))
+
+    @property
+    def has_embed_worker(self) -> bool:
+        return self._embed_worker is not None
+
+    def model_clients(self) -> dict[str, object | None]:
+        """The model clients built so far, by kind (for call counters); never builds one."""
+        return {"llm": self._llm, "embedding": self._embedder}
+
+    # ---- writing -----------------------------------------------------------------------
+    def write(self, space: str, call: AuditCall | None,
+              fn: Callable[Concatenate[ManagedTransaction, Outbox, P], T],
+              *args: P.args, **kwargs: P.kwargs) -> T:
+        """Run `fn(tx, outbox, ...)` as one write transaction in `space`: the outbox entries it
+        records carry `call`'s audit row, and once committed the mirror is told about them.
+        Fails fast with a clear error when Neo4j is down."""
+        committed: list[Outbox] = []
+
+        def attempt(tx: ManagedTransaction) -> T:
+            outbox = Outbox(space, call.stub() if call is not None else None)
+            result = fn(tx, outbox, *args, **kwargs)
+            committed[:] = [outbox]
+            return result
+
+        try:
+            result: T = self.graph.execute(attempt)
+        except (ServiceUnavailable, SessionExpired) as e:
+            raise unavailable(self.settings, e) from e
+        except Neo4jError as e:
+            raise GraphMemError(f"Neo4j rejected the write: {e.message or e}") from e
+        entries = committed[0].entries if committed else []
+        if call is not None:
+            call.committed(space, (e.id for e in entries))
+        self.mirror.notify(space, entries)
+        return result
+
+    # ---- shutting down ------------------------------------------------------------------
+    def stop_embed_worker(self) -> None:
+        """Embed what is queued, then stop the worker (a later write starts a new one)."""
+        worker, self._embed_worker = self._embed_worker, None
+        if worker is not None:
+            worker.close()
+
+    def close_workers(self) -> None:
+        """Stop what this Runtime started (the embedding worker, the mirror's threads) and
+        close its own model clients; the driver and the store stay open."""
+        self.stop_embed_worker()
+        llm, self._llm = self._llm, None
+        if llm is not None:
+            llm.close()
+        if not self._shared_embedder:
+            embedder, self._embedder = self._embedder, None
+            if embedder is not None:
+                embedder.close()
+        mirror, self._mirror = self._mirror, None
+        if mirror is not None:
+            mirror.close()
+
+    def close(self) -> None:
+        self.close_workers()
+        self.graph.close()
+        self.store.close()
+
+    # ---- schemas and readiness ----------------------------------------------------------
+    def migrate(self) -> dict[str, list[str]]:
+        """Bring both schemas to the current version; a no-op when they already are."""
+        self.graph.verify()
+        graph_done = graph_migrations.up(self.graph)
+        store_done = store_migrations.up(self.store)
+        return {
+            "graph": [f"{m.version:03d}_{m.name}" for m in graph_done],
+            "relational": [f"{m.version:03d}_{m.name}" for m in store_done],
+        }
+
+    def readiness(self) -> dict[str, str]:
+        """Each dependency's state; every value is 'ok' when the service can take traffic."""
+        return {"neo4j": self._graph_ready(), "relational": self._store_ready()}
+
+    def _graph_ready(self) -> str:
+        try:
+            self.graph.verify()
+            version = graph_migrations.current_version(self.graph)
+        except Exception as e:  # noqa: BLE001 - reported, not raised
+            return str(e)
+        latest = graph_migrations.latest_version()
+        return "ok" if version == latest else (
+            f"graph schema at version {version}, code needs {latest}: run `graphmem migrate up`")
+
+    def _store_ready(self) -> str:
+        try:
+            version = store_migrations.current_version(self.store)
+        except Exception as e:  # noqa: BLE001 - reported, not raised
+            return str(e)
+        latest = store_migrations.latest_version()
+        return "ok" if version == latest else (
+            f"relational schema at version {version}, code needs {latest}:"
+            " run `graphmem migrate up`")

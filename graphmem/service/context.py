@@ -1,0 +1,89 @@
+"""What every operation of one space shares: who calls, on which space, with which rules."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Concatenate, ParamSpec, TypeVar
+
+from neo4j import ManagedTransaction
+
+from graphmem.auth import CAPABILITIES
+from graphmem.errors import AccessDenied, InvalidInput
+from graphmem.graph.driver import GraphDriver
+from graphmem.graph.outbox import Outbox
+from graphmem.mirror.audit import AuditCall
+from graphmem.model import Policy, Space
+from graphmem.recall.retrieve import Ranker
+from graphmem.runtime import Runtime
+from graphmem.settings import Settings
+from graphmem.slots import SlotSchema
+
+T = TypeVar("T")
+P = ParamSpec("P")
+
+
+@dataclass(frozen=True)
+class Caller:
+    """Who is calling: the local process is an admin unless a principal is given."""
+
+    name: str = "local"
+    capabilities: frozenset[str] = CAPABILITIES
+
+    def can(self, capability: str) -> bool:
+        return capability in self.capabilities
+
+
+def now() -> datetime:
+    return datetime.now(UTC)
+
+
+@dataclass(frozen=True)
+class SpaceContext:
+    """One space's settings (which may differ from the runtime's), slot schema, policy
+    override, trusted sources and caller."""
+
+    space: Space
+    runtime: Runtime
+    settings: Settings
+    schema: SlotSchema
+    policy: Policy | None
+    trusted: frozenset[str]
+    caller: Caller
+
+    @property
+    def key(self) -> str:
+        return self.space.key
+
+    @property
+    def graph(self) -> GraphDriver:
+        return self.runtime.graph
+
+    def require(self, capability: str) -> None:
+        if not self.caller.can(capability):
+            raise AccessDenied(f"{self.caller.name!r} lacks the {capability} capability")
+
+    def subject(self, subject: str | None) -> str | None:
+        """The canonical subject (a declared slot's name for its aliases)."""
+        if subject is None:
+            return None
+        try:
+            return self.schema.canonical(subject)
+        except ValueError as e:
+            raise InvalidInput(str(e)) from None
+
+    def subjects(self, subjects: Iterable[str]) -> list[str]:
+        return [self.subject(s) or "" for s in subjects]
+
+    def ranked(self) -> Ranker:
+        """The Ranker, once this process's writes to the space have their vectors."""
+        if self.settings.embed_background:
+            self.runtime.embed_worker.wait(self.key)
+        return self.runtime.ranker
+
+    def write(self, call: AuditCall,
+              fn: Callable[Concatenate[ManagedTransaction, Outbox, P], T],
+              *args: P.args, **kwargs: P.kwargs) -> T:
+        """One write transaction in this space, its outbox entries carrying `call`'s row."""
+        return self.runtime.write(self.key, call, fn, *args, **kwargs)

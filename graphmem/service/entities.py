@@ -1,0 +1,68 @@
+"""The entity graph: seeded entities, entity views and histories, multi-hop recall_related,
+and the projection's maintenance."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
+
+from graphmem.graph import entities, entity_reads, projection
+from graphmem.graph.reads import History, aware
+from graphmem.mirror.audit import AuditCall
+from graphmem.recall import related, related_answer
+from graphmem.service.context import SpaceContext, now
+
+
+class EntityGraph:
+    def __init__(self, ctx: SpaceContext) -> None:
+        self.ctx = ctx
+
+    def create_entity(self, call: AuditCall, type: str, name: str) -> entities.Entity:
+        self.ctx.require("write")
+        return self.ctx.write(call, entities.create, type, name, now())
+
+    def entities(self, type: str | None = None,
+                 as_of: datetime | None = None) -> list[entities.Entity]:
+        self.ctx.require("read")
+        return entities.listing(self.ctx.graph, self.ctx.key, type, aware(as_of, "as_of"))
+
+    def entity(self, type: str, name: str, as_of: datetime | None = None,
+               valid_at: datetime | None = None) -> entity_reads.EntityView:
+        self.ctx.require("read")
+        found = entities.get(self.ctx.graph, self.ctx.key, type, name)
+        return entity_reads.view(self.ctx.graph, self.ctx.key, found, aware(as_of, "as_of"),
+                                 aware(valid_at, "valid_at"))
+
+    def entity_history(self, type: str, name: str, key: str) -> History:
+        self.ctx.require("read")
+        found = entities.get(self.ctx.graph, self.ctx.key, type, name)
+        return entity_reads.history(self.ctx.graph, self.ctx.key, found, key)
+
+    def recall_related(self, question: str | None = None,
+                       start: Sequence[related.StartSpec] | None = None, hops: int = 2,
+                       as_of: datetime | None = None, valid_at: datetime | None = None,
+                       limit: int = 50, answer: bool = True) -> related.Related:
+        self.ctx.require("read")
+        found = related.recall_related(
+            self.ctx.graph, self.ctx.key, question, start, hops, aware(as_of, "as_of"),
+            aware(valid_at, "valid_at"), related.Bounds(paths=limit))
+        llm = self.ctx.runtime.llm
+        if answer and question and llm is not None and found.paths:
+            return replace(found, answer=related_answer.answer(llm, question, found))
+        return found
+
+    def vocabulary(self, limit: int = 200) -> entities.Vocabulary:
+        self.ctx.require("read")
+        return entities.vocabulary(self.ctx.graph, self.ctx.key, limit)
+
+    def rebuild_projection(self, call: AuditCall) -> projection.RebuildResult:
+        self.ctx.require("admin")
+        at = now()
+        result = projection.rebuild(self.ctx.graph, self.ctx.key, at)
+        self.ctx.write(call, projection.rebuilt, at)
+        return result
+
+    def sweep_placeholders(self, call: AuditCall) -> entities.SweepResult:
+        self.ctx.require("admin")
+        return self.ctx.write(call, entities.sweep, now())

@@ -1,0 +1,147 @@
+"""Writes: remember → extract → reconcile → graph write, and what follows a commit.
+
+Each write is one Neo4j transaction under the space's lock (`remember.pipeline`); after the
+commit the new facts are handed to the embedding worker and the full-text index is awaited
+before this process's next lexical ranking.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from graphmem.errors import AccessDenied, InvalidInput, LLMUnavailable
+from graphmem.graph import spaces
+from graphmem.mirror.audit import AuditCall
+from graphmem.model import Action, Policy, Proposal, Result, Status
+from graphmem.recall.vectors import written_ids
+from graphmem.remember.extract import extract, usable
+from graphmem.remember.extract_context import extraction_input
+from graphmem.remember.pipeline import WriteRequest, message_key, write_proposals
+from graphmem.remember.policy import describe, make_policy, policy_from_json, policy_to_json
+from graphmem.remember.proposals import check_text, parse_proposals
+from graphmem.remember.results import NO_FACTS, NOTHING_TO_RETRACT
+from graphmem.remember.write import WriteInfo
+from graphmem.service.context import SpaceContext, now
+
+
+class Writes:
+    def __init__(self, ctx: SpaceContext) -> None:
+        self.ctx = ctx
+
+    # ---- structured facts -------------------------------------------------------------
+    def remember_facts(self, call: AuditCall, facts: Sequence[Mapping[str, Any]] | None,
+                       text: str = "", source: str = "",
+                       metadata: Mapping[str, Any] | None = None,
+                       source_ref: str = "") -> list[Result]:
+        proposals = parse_proposals(list(facts) if facts is not None else None, self.ctx.schema)
+        return self._write(call, tuple(proposals), text, source, metadata, source_ref)
+
+    def forget_facts(self, call: AuditCall, facts: Sequence[Mapping[str, Any]], text: str = "",
+                     source: str = "", metadata: Mapping[str, Any] | None = None
+                     ) -> list[Result]:
+        proposals = [p.with_changes(action=Action.RETRACT)
+                     for p in parse_proposals(list(facts), self.ctx.schema)]
+        results = self._write(call, tuple(proposals), text, source, metadata, "")
+        return [Result(r.action, r.subject, r.value, r.fact_id, NOTHING_TO_RETRACT)
+                if r.action == Action.SKIP else r for r in results]
+
+    def _write(self, call: AuditCall, proposals: tuple[Proposal, ...], text: str, source: str,
+               metadata: Mapping[str, Any] | None, source_ref: str) -> list[Result]:
+        ctx = self.ctx
+        ctx.require("write")
+        text = check_text(text)
+        source = check_text(source, "source")[:200]
+        if not proposals:
+            return []
+        trusted = self._entitled(source)
+        info = WriteInfo(space=ctx.key, source=source, source_ref=source_ref, text=text,
+                         metadata=dict(metadata or {}), message_key=message_key(text),
+                         now=now())
+        settings = ctx.settings
+        req = WriteRequest(proposals, info, ctx.schema, ctx.policy, trusted,
+                           settings.confidence_floor, frozenset(settings.curated_sources),
+                           settings.cluster_jaccard)
+        results = ctx.write(call, write_proposals, req)
+        self._index(written_ids(results))
+        return results
+
+    def _entitled(self, source: str) -> bool:
+        """Only the principal of that name or an approver may write as a trusted source."""
+        ctx = self.ctx
+        if source not in ctx.trusted:
+            return False
+        if ctx.caller.name == source or ctx.caller.can("approve"):
+            return True
+        raise AccessDenied(f"only {source!r} or a caller with approve may write as {source!r}")
+
+    def _index(self, fact_ids: list[str]) -> None:
+        """Vectors for what a write created: in the background unless configured inline."""
+        runtime = self.ctx.runtime
+        if fact_ids:
+            runtime.ranker.written(self.ctx.key)  # full-text catches up before the next ranking
+        if self.ctx.settings.embed_background:
+            runtime.embed_worker.submit(self.ctx.key, fact_ids)
+        else:
+            runtime.ranker.vectors.store(self.ctx.key, fact_ids)
+
+    # ---- messages (one model call) ----------------------------------------------------
+    def prefilter(self, text: str) -> list[Result] | None:
+        """The dedup prefilter: the exact message already produced facts, all still ACTIVE."""
+        key = message_key(text)
+        if key is None or not self.ctx.settings.dedup_prefilter:
+            return None
+        rows = self.ctx.graph.read("remember/message_facts", space=self.ctx.key,
+                                   message_key=key)
+        if not rows or any(r["status"] != Status.ACTIVE.value for r in rows):
+            return None
+        return [Result(Action.DEDUP, r["subject"], r["value"], r["id"],
+                       f"Stored: [DEDUP] {r['subject']} = {r['value']}") for r in rows]
+
+    def remember(self, call: AuditCall, text: str, source: str = "",
+                 metadata: Mapping[str, Any] | None = None) -> list[Result]:
+        self.ctx.require("write")
+        text = check_text(text)
+        hit = self.prefilter(text)
+        if hit is not None:
+            return hit
+        facts = self._extract(text, forget=False)
+        if not facts:
+            return [Result(Action.SKIP, "", "", None, NO_FACTS)]
+        return self.remember_facts(call, facts, text=text, source=source, metadata=metadata)
+
+    def forget(self, call: AuditCall, text: str, source: str = "") -> list[Result]:
+        self.ctx.require("write")
+        text = check_text(text)
+        facts = self._extract(text, forget=True)
+        if not facts:
+            return [Result(Action.SKIP, "", "", None, NOTHING_TO_RETRACT)]
+        return self.forget_facts(call, facts, text=text, source=source)
+
+    def _extract(self, text: str, forget: bool) -> list[dict[str, Any]]:
+        if not text.strip():
+            raise InvalidInput("the message is empty: nothing to extract")
+        ctx = self.ctx
+        llm = ctx.runtime.llm
+        if llm is None:
+            raise LLMUnavailable("remember(text) and forget(text) need an LLM: set"
+                                 " GRAPHMEM_LLM_BASE_URL and GRAPHMEM_LLM_MODEL, or pass"
+                                 " extracted facts to remember_facts")
+        inp = extraction_input(ctx.ranked(), ctx.key, ctx.schema, text,
+                               ctx.settings.reconcile_context, forget)
+        return usable(extract(llm, inp, ctx.settings.extract_retries), ctx.schema)
+
+    # ---- policy -------------------------------------------------------------------------
+    def set_reconcile_policy(self, call: AuditCall, mode: str,
+                             authority: Mapping[str, int] | None = None,
+                             curated: Iterable[str] = ()) -> str:
+        self.ctx.require("admin")
+        policy = make_policy(mode, authority, tuple(curated))
+        self.ctx.write(call, spaces.set_policy, policy_to_json(policy), now())
+        return describe(policy)
+
+    def get_reconcile_policy(self) -> Policy:
+        self.ctx.require("read")
+        if self.ctx.policy is not None:
+            return self.ctx.policy
+        return policy_from_json(spaces.stored_policy(self.ctx.graph, self.ctx.key))
