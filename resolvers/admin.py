@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from graphmem.model import Policy
 from graphmem.resolvers.guard import Call
 from graphmem.resolvers.registry import operation
-
-from graphmem.model import Policy
 
 
 @operation("setReconcilePolicy", "admin")

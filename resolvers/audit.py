@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from graphmem.mirror.audit import AuditRow, ChainReport
+from graphmem.model import Space
 from graphmem.resolvers import events
 from graphmem.resolvers.guard import Call
 from graphmem.resolvers.registry import operation
-
-from graphmem.mirror.audit import AuditRow, ChainReport
-from graphmem.model import Space
 
 
 def _erased(space: Space, arguments: dict[str, Any], receipt: Any) -> list[tuple[str, Any]]:

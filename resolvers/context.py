@@ -6,9 +6,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from graphmem.auth import KeyStore, Principal
+from graphmem.runtime import Runtime
 from graphmem.service.broker import Broker
 from graphmem.service.metrics import Metrics
-from graphmem.runtime import Runtime
 
 
 @dataclass

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import logging
 
-from graphmem.resolvers.context import RequestContext
-
 from graphmem.mirror.audit import AuditEntry
+from graphmem.resolvers.context import RequestContext
 
 log = logging.getLogger("graphmem.api.denials")
 

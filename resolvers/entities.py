@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from graphmem.resolvers.guard import Call
-from graphmem.resolvers.registry import operation
-
 from graphmem.graph.entities import Entity
 from graphmem.graph.entity_reads import EntityView
 from graphmem.recall.related import Related
+from graphmem.resolvers.guard import Call
+from graphmem.resolvers.registry import operation
 
 
 @operation("entities", "read")

@@ -17,16 +17,16 @@ from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from graphmem.resolvers.codes import code_for
-from graphmem.resolvers.context import RequestContext
-from graphmem.resolvers.denials import record_denial
-from graphmem.resolvers.registry import OPERATIONS, Operation
 from starlette.concurrency import run_in_threadpool
 
 from graphmem.auth import Principal, Unauthenticated
 from graphmem.errors import AccessDenied
-from graphmem.service.memory import Caller, GraphMem
 from graphmem.model import Result, Space
+from graphmem.resolvers.codes import code_for
+from graphmem.resolvers.context import RequestContext
+from graphmem.resolvers.denials import record_denial
+from graphmem.resolvers.registry import OPERATIONS, Operation
+from graphmem.service.memory import Caller, GraphMem
 
 log = logging.getLogger("graphmem.api")
 T = TypeVar("T")

@@ -6,12 +6,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
 
-from graphmem.resolvers.guard import Call
-from graphmem.resolvers.registry import operation
-
 from graphmem.errors import InvalidInput
 from graphmem.graph.reads import History
 from graphmem.model import Conflict, ConflictKind, Fact, Policy, Status
+from graphmem.resolvers.guard import Call
+from graphmem.resolvers.registry import operation
 from graphmem.slots import normalise_subject
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-from graphmem.resolvers.guard import Call
-from graphmem.resolvers.registry import operation
-
 from graphmem.recall.answer import Recall
 from graphmem.recall.check import ActCheck
+from graphmem.resolvers.guard import Call
+from graphmem.resolvers.registry import operation
 
 
 @operation("recall", "read")

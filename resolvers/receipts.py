@@ -5,10 +5,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from graphmem.mirror.receipts import Verdict
 from graphmem.resolvers.guard import Call
 from graphmem.resolvers.registry import operation
-
-from graphmem.mirror.receipts import Verdict
 
 
 @operation("attest", "read")

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
+from graphmem.model import Space
 from graphmem.resolvers import events
 from graphmem.resolvers.guard import Call
 from graphmem.resolvers.registry import operation
-
-from graphmem.model import Space
 
 
 def _settled(change: str, fact_argument: str | None) -> Any:

@@ -5,11 +5,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from graphmem.model import Result, Space
 from graphmem.resolvers import events
 from graphmem.resolvers.guard import Call
 from graphmem.resolvers.registry import operation
-
-from graphmem.model import Result, Space
 
 
 def _remembered(space: Space, arguments: dict[str, Any], results: Any) -> list[tuple[str, Any]]:

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from strawberry.schema.config import StrawberryConfig
+
 from graphmem.schema.errors import GraphMemSchema
 from graphmem.schema.limits import extensions
 from graphmem.schema.mutation import Mutation
 from graphmem.schema.query import Query
 from graphmem.schema.scalars import SCALARS
 from graphmem.schema.subscription import Subscription
-from strawberry.schema.config import StrawberryConfig
-
 from graphmem.settings import Settings, load_settings
 
 SDL_PATH = Path(__file__).with_name("schema.graphql")

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import strawberry
-from graphmem.schema.scalars import JSON
 
 from graphmem.mirror.audit import AuditRow, ChainReport
 from graphmem.mirror.receipts import Verdict
+from graphmem.schema.scalars import JSON
 
 
 @strawberry.type(description="One audit row: who did what, with which outcome; never content.")

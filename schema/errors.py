@@ -13,12 +13,12 @@ import uuid
 from typing import Any
 
 import strawberry
-from graphmem.resolvers.codes import BAD_USER_INPUT, code_for
-from graphmem.resolvers.context import RequestContext
 from graphql import GraphQLError
 from strawberry.types import ExecutionContext
 
 from graphmem.errors import GraphMemError
+from graphmem.resolvers.codes import BAD_USER_INPUT, code_for
+from graphmem.resolvers.context import RequestContext
 
 log = logging.getLogger("graphmem.api.errors")
 

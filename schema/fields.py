@@ -6,10 +6,10 @@ from collections.abc import AsyncIterator
 from typing import Annotated, Any, TypeAlias
 
 import strawberry
-from graphmem.resolvers import RequestContext, execute, subscribe
-from graphmem.schema.pagination import Page
 from strawberry.types import Info
 
+from graphmem.resolvers import RequestContext, execute, subscribe
+from graphmem.schema.pagination import Page
 from graphmem.settings import Settings
 
 GraphInfo: TypeAlias = Info[RequestContext, None]

@@ -5,7 +5,6 @@ from __future__ import annotations
 from datetime import datetime
 
 import strawberry
-from graphmem.schema.types import Fact
 
 from graphmem.graph import entities as model_entities
 from graphmem.graph import entity_reads
@@ -13,6 +12,7 @@ from graphmem.recall import related
 from graphmem.recall.answer import OpenConflict as ModelOpenConflict
 from graphmem.recall.answer import Recall
 from graphmem.recall.check import ActCheck
+from graphmem.schema.types import Fact
 
 
 @strawberry.type(description="A fact placed in the answer's context.")

@@ -7,6 +7,7 @@ from enum import Enum
 from typing import Any
 
 import strawberry
+
 from graphmem.schema.enums import Action, Kind, TimeRef
 
 

@@ -15,7 +15,6 @@ from dataclasses import dataclass
 from functools import lru_cache, partial
 from typing import Any
 
-from graphmem.schema.pagination import DEFAULT_PAGE
 from graphql import (
     DocumentNode,
     FieldNode,
@@ -33,6 +32,7 @@ from graphql.validation import ASTValidationRule, validate
 from strawberry.extensions import SchemaExtension
 
 from graphmem.errors import InvalidInput
+from graphmem.schema.pagination import DEFAULT_PAGE
 from graphmem.settings import Settings
 
 MAX_TOKENS = 20_000

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import strawberry
+
 from graphmem.schema.enums import PolicyMode
 from graphmem.schema.fields import GraphInfo, SpaceArg, run
 from graphmem.schema.graph_types import Entity

@@ -5,6 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 
 import strawberry
+
+from graphmem import model
 from graphmem.schema.audit_types import AuditEntry, AuditReport, ReceiptVerdict
 from graphmem.schema.enums import ConflictStatus, Status
 from graphmem.schema.fields import GraphInfo, SpaceArg, page, run, settings
@@ -20,8 +22,6 @@ from graphmem.schema.limits import check_hops, check_limit
 from graphmem.schema.pagination import Connection
 from graphmem.schema.scalars import JSON
 from graphmem.schema.types import Conflict, Fact, History, Policy, SpaceStats
-
-from graphmem import model
 
 
 @strawberry.type

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncGenerator
 
 import strawberry
+
 from graphmem.schema.fields import GraphInfo, SpaceArg, stream
 from graphmem.schema.types import ConflictOpenedEvent, FactChangedEvent
 

@@ -6,6 +6,9 @@ from datetime import datetime
 from typing import Any
 
 import strawberry
+
+from graphmem import model
+from graphmem.graph.reads import History as ModelHistory
 from graphmem.resolvers import events
 from graphmem.resolvers.reads import SpaceStats as ModelStats
 from graphmem.schema.enums import (
@@ -18,9 +21,6 @@ from graphmem.schema.enums import (
     TimeRef,
 )
 from graphmem.schema.scalars import JSON
-
-from graphmem import model
-from graphmem.graph.reads import History as ModelHistory
 
 
 @strawberry.type(description="A stored fact, with its valid-time and record-time bounds.")

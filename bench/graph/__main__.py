@@ -6,7 +6,7 @@
 
 The space is built with `remember_facts` in batches of 1,000 facts (one transaction each:
 lock, reconcile, write, projection, clustering). The post-commit embedding of new facts
-(issue 5, tens of facts/s on this CPU and irrelevant to graph reads) is skipped unless
+(tens of facts/s on this CPU and irrelevant to graph reads) is skipped unless
 `--embed` is given. Endpoints follow preferential weights (Zipf, s=0.8),
 so the degree distribution is scale-free and hubs exist. Then p50/p99 of: 2-hop and 3-hop
 recall_related from random entities, an as-of active() read for one subject, history of a
@@ -178,7 +178,7 @@ class Figures:
 
 
 def unaudited(mem: GraphMem, name: str) -> Callable[..., Any]:
-    """The operation without the audit row every public GraphMem call appends (issue 7)."""
+    """The operation without the audit row every public GraphMem call appends."""
     fn = getattr(type(mem), name)
     return functools.partial(getattr(fn, "__wrapped__", fn), mem)
 
@@ -247,7 +247,7 @@ def run(mem: GraphMem, facts: int, entities: int, repeat: int, embed: bool,
         stats, f"Machine: {os.cpu_count()} CPUs, load average {load} (1/5/15 min) when the"
         " timings ended; Neo4j shares them.", "",
         "p50 / p99 in ms. *API*: the public GraphMem call, which also appends an audit row"
-        " (issue 7); *core*: the same operation without that row; *Cypher*: the statements"
+        "; *core*: the same operation without that row; *Cypher*: the statements"
         " the core call sent, replayed straight through the driver the way graphmem sent"
         " them (auto-commit, or one managed read transaction).", "",
         "| operation | API | core | direct Cypher | core ÷ Cypher (p50) | |",

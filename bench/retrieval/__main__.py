@@ -1,4 +1,4 @@
-"""bench/retrieval: ranking quality and latency on a fixed corpus (issue 5).
+"""bench/retrieval: ranking quality and latency on a fixed corpus.
 
     python -m bench.retrieval            # 2k-fact space (quality + latency) and 20k (latency)
     python -m bench.retrieval --full     # 100k instead of 20k for the large space

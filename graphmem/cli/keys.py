@@ -2,33 +2,19 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
-from functools import wraps
-from typing import Annotated, Any, TypeVar
+from typing import Annotated
 
 import typer
 
 from graphmem.auth.keys import KeyStore
 from graphmem.auth.roles import ROLES
-from graphmem.errors import GraphMemError
+from graphmem.cli.common import clean_errors
 from graphmem.mirror.db import RelationalStore
 from graphmem.settings import load_settings
 
 keys_app = typer.Typer(no_args_is_help=True, help="API keys for the GraphQL server.")
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _clean(fn: F) -> F:
-    @wraps(fn)
-    def wrapper(*args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(*args, **kwargs)
-        except GraphMemError as e:
-            typer.echo(f"error: {e}", err=True)
-            raise typer.Exit(1) from None
-
-    return wrapper  # type: ignore[return-value]
 
 
 @contextmanager
@@ -42,7 +28,7 @@ def _store() -> Iterator[KeyStore]:
 
 
 @keys_app.command("create")
-@_clean
+@clean_errors
 def create(
     role: Annotated[str, typer.Option(help=f"One of: {', '.join(ROLES)}.")],
     tenant: Annotated[str, typer.Option(help="The tenant every call of this key acts in.")],
@@ -64,7 +50,7 @@ def create(
 
 
 @keys_app.command("list")
-@_clean
+@clean_errors
 def list_keys(tenant: Annotated[str | None, typer.Option()] = None) -> None:
     """Every key (never the secret): id, principal, tenant, role, spaces, created, revoked."""
     with _store() as keys:
@@ -80,7 +66,7 @@ def list_keys(tenant: Annotated[str | None, typer.Option()] = None) -> None:
 
 
 @keys_app.command("revoke")
-@_clean
+@clean_errors
 def revoke(key_id: str) -> None:
     """Revoke a key: servers on this host refuse it from the next request on, others within
     GRAPHMEM_API_KEY_CACHE_SECONDS."""

@@ -10,19 +10,19 @@ from typing import Annotated
 
 import typer
 
+from graphmem.cli.common import clean_errors, open_runtime
 from graphmem.errors import GraphMemError, InvalidInput
-from graphmem.cli.graph import _clean, _runtime
 
 audit_app = typer.Typer(no_args_is_help=True, help="The signed audit chain, keys, receipts.")
 mirror_app = typer.Typer(no_args_is_help=True, help="The relational mirror and its outbox.")
 
 
 @audit_app.command("verify")
-@_clean
+@clean_errors
 def audit_verify(deep: Annotated[bool, typer.Option(
         "--deep", help="Also verify every row's own signature (slower).")] = False) -> None:
     """Check the whole chain: hashes, links, the signed head (exit 1 when broken)."""
-    with _runtime() as runtime:
+    with open_runtime() as runtime:
         report = runtime.mirror.verify(deep)
     typer.echo(str(report))
     if not report.ok:
@@ -30,19 +30,19 @@ def audit_verify(deep: Annotated[bool, typer.Option(
 
 
 @audit_app.command("log")
-@_clean
+@clean_errors
 def audit_log(tenant: Annotated[str | None, typer.Option(help="Only this tenant.")] = None,
               limit: Annotated[int, typer.Option(min=1, max=10_000)] = 50) -> None:
     """The newest audit rows (every tenant unless --tenant), one JSON object per line."""
     from graphmem.mirror.audit import listing
 
-    with _runtime() as runtime:
+    with open_runtime() as runtime:
         for row in listing(runtime.store, tenant, limit):
             typer.echo(json.dumps(row.as_dict(), sort_keys=True))
 
 
 @audit_app.command("public-key")
-@_clean
+@clean_errors
 def audit_public_key() -> None:
     """The signing public key (PEM): give it to whoever verifies receipts."""
     from graphmem.mirror.keys import public_pem, signer
@@ -52,7 +52,7 @@ def audit_public_key() -> None:
 
 
 @audit_app.command("verify-receipt")
-@_clean
+@clean_errors
 def audit_verify_receipt(
         receipt: Annotated[Path, typer.Argument(help="The receipt JSON ('-' for stdin).")],
         public_key: Annotated[Path, typer.Option("--public-key", help="PEM file.")]) -> None:
@@ -67,14 +67,14 @@ def audit_verify_receipt(
 
 
 @audit_app.command("rotate-key")
-@_clean
+@clean_errors
 def audit_rotate_key(new_key_env: Annotated[str | None, typer.Option(
         help="With GRAPHMEM_KEY set: the environment variable holding the new key.")] = None
                      ) -> None:
     """Sign with a new key from now on; the old public key stays trusted for what it signed."""
     from graphmem.mirror import audit, keys
 
-    with _runtime() as runtime:
+    with open_runtime() as runtime:
         old = runtime.mirror.ensure_registered()
         if runtime.settings.key is not None:
             env = new_key_env or ""
@@ -102,35 +102,35 @@ def audit_new_encryption_key() -> None:
 
 
 @mirror_app.command("status")
-@_clean
+@clean_errors
 def mirror_status() -> None:
     """Outbox entries waiting for the mirror, and the last drain error."""
-    with _runtime() as runtime:
+    with open_runtime() as runtime:
         typer.echo(json.dumps(runtime.mirror.status(), sort_keys=True))
 
 
 @mirror_app.command("drain")
-@_clean
+@clean_errors
 def mirror_drain() -> None:
     """Apply every pending outbox entry to the relational store now."""
-    with _runtime() as runtime:
+    with open_runtime() as runtime:
         typer.echo(f"applied {runtime.mirror.drain()} outbox entries")
 
 
 @mirror_app.command("check")
-@_clean
+@clean_errors
 def mirror_check(space: Annotated[str | None, typer.Option()] = None) -> None:
     """Compare the mirror with the graph (exit 1 on a difference)."""
     from graphmem.lifecycle.check_mirror import check_mirror
 
-    with _runtime() as runtime:
+    with open_runtime() as runtime:
         problems = check_mirror(runtime, space)
     typer.echo("\n".join(problems) if problems else str(problems))
     if problems:
         raise typer.Exit(1)
 
 
-@_clean
+@clean_errors
 def erase_command(
         space: Annotated[str | None, typer.Option(help="tenant/user/agent/run.")] = None,
         fact: Annotated[str | None, typer.Option(help="Erase this fact id.")] = None,
@@ -142,14 +142,14 @@ def erase_command(
         user: Annotated[str | None, typer.Option(help="With --tenant: one user's.")] = None,
 ) -> None:
     """Erase for good (both stores, embeddings, caches) and print the signed receipt."""
-    from graphmem.service.memory import GraphMem
     from graphmem.lifecycle.erasure import erase_subtree
+    from graphmem.service.memory import GraphMem
 
     chosen = [fact is not None, subject is not None, all_, expired, tenant is not None]
     if sum(chosen) != 1 or (tenant is None) != (space is not None) or (user and not tenant):
         raise InvalidInput("give --space with one of --fact, --subject, --all, --expired;"
                            " or --tenant (and optionally --user) alone")
-    with _runtime() as runtime:
+    with open_runtime() as runtime:
         if tenant is not None:
             receipt = erase_subtree(runtime, tenant, user)
         else:
@@ -163,7 +163,7 @@ def erase_command(
     typer.echo(json.dumps(receipt, indent=2, sort_keys=True))
 
 
-@_clean
+@clean_errors
 def restore_command(
         from_mirror: Annotated[bool, typer.Option(
             "--from-mirror", help="Replay the relational mirror's event log.")] = False,
@@ -171,12 +171,12 @@ def restore_command(
         embed: Annotated[bool, typer.Option(help="Compute embeddings again.")] = True,
 ) -> None:
     """Rebuild an empty Neo4j database from the mirror's event log."""
-    from graphmem.lifecycle.restore import restore
+    from graphmem.lifecycle.restore import event_count, restore
 
     if not from_mirror:
         raise GraphMemError("the only source is the mirror: pass --from-mirror")
-    with _runtime() as runtime:
-        total = int(runtime.store.query("SELECT count(*) FROM events")[0][0])
+    with open_runtime() as runtime:
+        total = event_count(runtime)
         with typer.progressbar(length=total, label="replaying events") as bar:
             result = restore(runtime, space, embed=embed,
                              progress=lambda done, _: bar.update(done - bar.pos))

@@ -99,7 +99,7 @@ class GraphDriver:
         return self.execute(work)
 
     def execute(self, fn: Callable[..., T], /, *args: Any, write: bool = True) -> T:
-        """A managed transaction that fails fast when Neo4j is down (issue 7).
+        """A managed transaction that fails fast when Neo4j is down.
 
         The first attempt runs without the driver's retries. If it fails on a transient
         error, or loses its connection while the server still answers (a restarted server,

@@ -12,12 +12,7 @@ from typing import Any
 
 from neo4j.time import DateTime as NeoDateTime
 
-from graphmem.model import Action, Cardinality, Fact, Kind, Status, TimeRef
-
-
-def value_key(value: str) -> str:
-    """Case-folded, whitespace-collapsed: the equality reconcile uses for values."""
-    return " ".join(value.casefold().split())
+from graphmem.model import Action, Cardinality, Fact, Kind, Status, TimeRef, value_key
 
 
 def as_time(value: Any) -> datetime | None:

@@ -43,11 +43,11 @@ def facts(graph: GraphDriver, space: str, subject: str | None = None,
     `valid_at`; the ordinary read never loads a retired row."""
     if as_of is not None:
         at = aware(as_of, "as_of") or as_of
-        name = "facts/as_of" if subject is None else "traversal/subject_as_of"  # issue 4: seek
+        name = "facts/as_of" if subject is None else "traversal/subject_as_of"
         rows = read_one(graph, name, space=space, subject=subject, at=at)
         return [value_at(row_to_fact(r["fact"]), at) for r in rows]
     if aware(valid_at, "valid_at") is not None:
-        name = "facts/valid_at" if subject is None else "traversal/subject_valid_at"  # issue 4
+        name = "facts/valid_at" if subject is None else "traversal/subject_valid_at"
         rows = read_one(graph, name, space=space, subject=subject, at=valid_at)
         return [row_to_fact(r["fact"]) for r in rows]
     rows = read_one(graph, "facts/hot", space=space, subject=subject, statuses=list(statuses))

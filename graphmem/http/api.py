@@ -19,15 +19,15 @@ from starlette.websockets import WebSocket
 from graphmem.auth import KeyStore
 from graphmem.http import state
 from graphmem.http.authn import AuthMiddleware
-from graphmem.service.broker import Broker
 from graphmem.http.graphql import GraphQLEndpoint
 from graphmem.http.limits import LimitsMiddleware
 from graphmem.http.metrics import metrics_endpoint
-from graphmem.service.metrics import Metrics
 from graphmem.http.request_id import RequestIdMiddleware
 from graphmem.resolvers import RequestContext
 from graphmem.runtime import Runtime
 from graphmem.schema import build_schema
+from graphmem.service.broker import Broker
+from graphmem.service.metrics import Metrics
 from graphmem.settings import Settings
 
 

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Route
 
-from graphmem.http import api  # GraphQL API (issue 6)
+from graphmem.http import api
 from graphmem.http.health import healthz, readyz
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
@@ -21,15 +21,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         runtime = Runtime.open(settings)
         app.state.runtime = runtime
-        api.open_keys(app, runtime)  # GraphQL API (issue 6)
-        runtime.mirror.start()  # issue 7: drain what a crash left, then follow the outbox
+        api.open_keys(app, runtime)
+        runtime.mirror.start()  # drain what a crash left, then follow the outbox
         try:
             yield
         finally:
             runtime.close()
 
     routes: list[BaseRoute] = [Route("/healthz", healthz), Route("/readyz", readyz)]
-    # ---- GraphQL API (issue 6): /graphql, /metrics and the middlewares ----
     routes += api.routes(settings)
     app = Starlette(routes=routes, lifespan=lifespan, middleware=api.middleware(settings))
     api.prepare(app)

@@ -8,9 +8,9 @@ from starlette.types import Scope
 
 if TYPE_CHECKING:
     from graphmem.auth import KeyStore, Principal
+    from graphmem.runtime import Runtime
     from graphmem.service.broker import Broker
     from graphmem.service.metrics import Metrics
-    from graphmem.runtime import Runtime
 
 
 def _app_state(scope: Scope) -> Any:

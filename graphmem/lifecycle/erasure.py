@@ -23,7 +23,6 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graphmem.errors import InvalidInput, NotFound
-
 from graphmem.graph.driver import run
 from graphmem.graph.outbox import Outbox, encode, scrub
 from graphmem.mirror import receipts
@@ -131,7 +130,7 @@ def erase(runtime: Runtime, space: str, target: Target, call: AuditCall | None =
     mirror has not taken."""
     mirror = runtime.mirror
     runtime.store.ping()
-    mirror.mark_applied()  # so the erasure drops applied entries rather than rewriting them
+    mirror.drain([space])  # applied and marked: the erasure drops them rather than rewriting
     now = datetime.now(UTC)
     already = _erase_pages(runtime, space, now, page) if target.scope == "space" else []
     done = runtime.write(space, call, erase_tx, target, now, already)

@@ -24,9 +24,8 @@ from neo4j import ManagedTransaction
 
 from graphmem.errors import GraphMemError
 from graphmem.graph import migrations as graph_migrations
-from graphmem.graph import projection
+from graphmem.graph import outbox, projection
 from graphmem.graph.driver import run
-from graphmem.graph import outbox
 from graphmem.remember.write import Batch
 from graphmem.runtime import Runtime
 
@@ -120,6 +119,10 @@ def _pages(runtime: Runtime, space: str | None, page: int) -> Iterator[list[Even
         after = int(rows[-1][0])
 
 
+def event_count(runtime: Runtime) -> int:
+    return int(runtime.store.query("SELECT count(*) FROM events")[0][0])
+
+
 def _require_empty(runtime: Runtime, spaces: Iterable[str] | None) -> None:
     for space in (list(spaces) if spaces is not None else [None]):
         nodes = int(runtime.graph.read("restore/graph_count", space=space)[0]["nodes"])
@@ -137,7 +140,7 @@ def restore(runtime: Runtime, spaces: Iterable[str] | None = None, embed: bool =
     runtime.graph.verify()
     graph_migrations.up(runtime.graph)
     _require_empty(runtime, spaces)
-    total = int(runtime.store.query("SELECT count(*) FROM events")[0][0])
+    total = event_count(runtime)
     done, seen = 0, set[str]()
     for page in events(runtime, spaces):
         runtime.graph.execute(_replay_page, page, runtime.mirror.store_id)

@@ -81,7 +81,7 @@ class RelationalStore:
                 conn.execute("PRAGMA journal_mode=WAL")
                 conn.execute("PRAGMA foreign_keys=ON")
                 conn.execute("PRAGMA busy_timeout=30000")
-                conn.execute("PRAGMA secure_delete=ON")  # erased rows are overwritten (issue 7)
+                conn.execute("PRAGMA secure_delete=ON")  # erased rows are overwritten
             except (sqlite3.Error, OSError) as e:
                 raise StoreUnavailable(f"cannot open SQLite database {self.path}: {e}") from e
             return conn

@@ -3,10 +3,6 @@
 Each step is a list of statements; `{serial}` and `{blob}` are the only dialect tokens. A
 step and its row in schema_migrations commit together, so `up` is safe to re-run.
 """
-# NOTE for contributors working in parallel: this is a shared file. Make small, targeted
-# edits in your own section only; never rewrite or reformat it, and do not run git commands
-# (the lead commits). Migration versions: 2 = audit/mirror, 3 = API keys.
-
 
 from __future__ import annotations
 
@@ -36,7 +32,7 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX IF NOT EXISTS events_space ON events (space, seq)",
     )),
-    # ---- version 2: mirror, audit chain, keys, decisions, receipts (issue 7) ----
+    # ---- version 2: mirror, audit chain, keys, decisions, receipts ----
     Migration(2, "audit_mirror", (
         "ALTER TABLE events ADD COLUMN graph_seq BIGINT",
         """CREATE TABLE IF NOT EXISTS event_facts (
@@ -144,7 +140,7 @@ MIGRATIONS: tuple[Migration, ...] = (
             store_id TEXT NOT NULL
         )""",
     )),
-    # ---- version 3: principals and hashed API keys (issue 6, graphmem.auth) ----
+    # ---- version 3: principals and hashed API keys (graphmem.auth) ----
     Migration(3, "api_keys", (
         """CREATE TABLE IF NOT EXISTS principals (
             id TEXT PRIMARY KEY,

@@ -15,6 +15,8 @@ from graphmem.errors import InvalidInput
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.entities import Entity
 from graphmem.graph.paths import Bounds, Edge, Path, Related, provenance
+from graphmem.graph.traverse import MAX_HOPS, edge_facts, traverse
+from graphmem.model import Fact
 from graphmem.recall.start_entities import (
     StartSpec,
     check_typed,
@@ -23,8 +25,6 @@ from graphmem.recall.start_entities import (
     resolve_given,
     typed_keys,
 )
-from graphmem.graph.traverse import MAX_HOPS, edge_facts, traverse
-from graphmem.model import Fact
 
 __all__ = ["MAX_HOPS", "Bounds", "Edge", "Path", "Related", "StartSpec", "lucene_query",
            "provenance", "recall_related"]

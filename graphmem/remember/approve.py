@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from graphmem.errors import NotFound
-from graphmem.graph.facts import value_key
 from graphmem.model import (
     Action,
     Cardinality,
@@ -21,10 +20,10 @@ from graphmem.model import (
     SlotSpec,
     SlotState,
     Status,
+    value_key,
 )
 from graphmem.remember.reconcile import identity
 from graphmem.remember.results import tombstone
-
 
 Mode = Literal["confirm", "reject", "resolve", "dismiss"]
 

@@ -13,7 +13,6 @@ from enum import StrEnum
 from typing import Any, TypeVar
 
 from graphmem.errors import InvalidInput
-from graphmem.graph.facts import value_key
 from graphmem.model import (
     DEFAULT_SCOPE,
     Action,
@@ -22,6 +21,7 @@ from graphmem.model import (
     Proposal,
     SlotSpec,
     TimeRef,
+    value_key,
 )
 from graphmem.slots import SlotSchema, normalise_subject
 

@@ -17,9 +17,9 @@ from neo4j import ManagedTransaction
 
 from graphmem.graph import projection
 from graphmem.graph.driver import run
-from graphmem.graph.facts import fact_to_row, value_key
+from graphmem.graph.facts import fact_to_row
 from graphmem.graph.outbox import Outbox
-from graphmem.model import Action, ConflictKind, Decision, Fact, Proposal, Status
+from graphmem.model import Action, ConflictKind, Decision, Fact, Proposal, Status, value_key
 from graphmem.recall.text import fact_text
 from graphmem.remember.approve import Plan, tombstone_value
 

@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from graphmem.graph import entities, entity_reads, projection
+from graphmem.graph.entities import Entity, SweepResult, Vocabulary
 from graphmem.graph.reads import History, aware
 from graphmem.mirror.audit import AuditCall
 from graphmem.recall import related, related_answer
@@ -18,12 +19,12 @@ class EntityGraph:
     def __init__(self, ctx: SpaceContext) -> None:
         self.ctx = ctx
 
-    def create_entity(self, call: AuditCall, type: str, name: str) -> entities.Entity:
+    def create_entity(self, call: AuditCall, type: str, name: str) -> Entity:
         self.ctx.require("write")
         return self.ctx.write(call, entities.create, type, name, now())
 
     def entities(self, type: str | None = None,
-                 as_of: datetime | None = None) -> list[entities.Entity]:
+                 as_of: datetime | None = None) -> list[Entity]:
         self.ctx.require("read")
         return entities.listing(self.ctx.graph, self.ctx.key, type, aware(as_of, "as_of"))
 
@@ -52,7 +53,7 @@ class EntityGraph:
             return replace(found, answer=related_answer.answer(llm, question, found))
         return found
 
-    def vocabulary(self, limit: int = 200) -> entities.Vocabulary:
+    def vocabulary(self, limit: int = 200) -> Vocabulary:
         self.ctx.require("read")
         return entities.vocabulary(self.ctx.graph, self.ctx.key, limit)
 
@@ -63,6 +64,6 @@ class EntityGraph:
         self.ctx.write(call, projection.rebuilt, at)
         return result
 
-    def sweep_placeholders(self, call: AuditCall) -> entities.SweepResult:
+    def sweep_placeholders(self, call: AuditCall) -> SweepResult:
         self.ctx.require("admin")
         return self.ctx.write(call, entities.sweep, now())

@@ -14,8 +14,9 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 from graphmem.errors import InvalidInput
-from graphmem.graph import entities, entity_reads, projection, reads
+from graphmem.graph import entity_reads, projection, reads
 from graphmem.graph.driver import GraphDriver
+from graphmem.graph.entities import Entity, SweepResult, Vocabulary
 from graphmem.graph.fsck import Report
 from graphmem.lifecycle import fsck
 from graphmem.mirror import audit, receipts
@@ -204,13 +205,13 @@ class GraphMem:
             call, conflict_id, note, by))
 
     # ---- entity graph ------------------------------------------------------------------------
-    def create_entity(self, type: str, name: str) -> entities.Entity:
+    def create_entity(self, type: str, name: str) -> Entity:
         """Seed a canonical entity before ingestion so later mentions land on it (seed 001)."""
         return self._run("create_entity",
                          lambda call: self._graph.create_entity(call, type, name))
 
     def entities(self, type: str | None = None,
-                 as_of: datetime | None = None) -> list[entities.Entity]:
+                 as_of: datetime | None = None) -> list[Entity]:
         return self._run("entities", lambda call: self._graph.entities(type, as_of))
 
     def entity(self, type: str, name: str, as_of: datetime | None = None,
@@ -237,7 +238,7 @@ class GraphMem:
         return self._run("recall_related", lambda call: self._graph.recall_related(
             question, entities, hops, as_of, valid_at, limit, answer))
 
-    def graph_vocabulary(self, limit: int = 200) -> entities.Vocabulary:
+    def graph_vocabulary(self, limit: int = 200) -> Vocabulary:
         """Known entity names and relation labels, for the extraction prompt."""
         return self._run("graph_vocabulary", lambda call: self._graph.vocabulary(limit))
 
@@ -245,7 +246,7 @@ class GraphMem:
         return self._run("rebuild_projection",
                          lambda call: self._graph.rebuild_projection(call))
 
-    def sweep_placeholders(self) -> entities.SweepResult:
+    def sweep_placeholders(self) -> SweepResult:
         return self._run("sweep_placeholders",
                          lambda call: self._graph.sweep_placeholders(call))
 

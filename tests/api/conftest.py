@@ -12,11 +12,12 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from api_support import PEPPER, Api, start
 
 from graphmem.auth import KeyStore
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings
+
+from support.api_support import PEPPER, Api, start
 
 
 @pytest.fixture(scope="session")

@@ -7,10 +7,11 @@ import time
 from collections.abc import Callable
 
 import httpx
-from api_support import Api, codes, new_tenant
 
 from graphmem.auth import KeyStore
 from graphmem.auth.pepper import load_pepper
+
+from support.api_support import Api, codes, new_tenant
 
 STATS = "query($s: String!) { stats(space: $s) { space active } }"
 

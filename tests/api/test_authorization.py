@@ -7,9 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from api_support import Api, codes, new_tenant
 
 from graphmem.mirror import audit
+
+from support.api_support import Api, codes, new_tenant
 
 ALL = {"read", "write", "delete", "verify", "approve", "admin"}
 ROLE_CAPABILITIES: dict[str, set[str]] = {

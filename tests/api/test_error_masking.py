@@ -7,7 +7,8 @@ import logging
 from collections.abc import Callable
 
 import pytest
-from api_support import Api, codes
+
+from support.api_support import Api, codes
 
 
 def test_an_internal_error_is_masked_with_a_reference(serve_api: Callable[..., Api],

@@ -7,11 +7,13 @@ from __future__ import annotations
 import graphql
 import httpx
 import pytest
-from api_support import Api, new_tenant
-from graphmem.schema import SDL_PATH
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from hypothesis_graphql import Mode, from_schema, nodes
+
+from graphmem.schema import SDL_PATH
+
+from support.api_support import Api, new_tenant
 
 OPERATIONS = 1_100
 SCALARS = {

@@ -9,8 +9,10 @@ import json
 from typing import Any
 
 import websockets
-from api_support import Api, codes, new_tenant
+
 from graphmem.resolvers import OPERATIONS
+
+from support.api_support import Api, codes, new_tenant
 
 INTROSPECT = """{ __schema {
   queryType { name } mutationType { name } subscriptionType { name }

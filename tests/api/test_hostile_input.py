@@ -9,7 +9,8 @@ from typing import Any
 
 import httpx
 import pytest
-from api_support import Api, codes, new_tenant
+
+from support.api_support import Api, codes, new_tenant
 
 STATS = "query($s: String!) { stats(space: $s) { active flagged } }"
 REMEMBER = ("mutation($s: String!, $f: [FactInput!]!) { rememberFacts(space: $s, facts: $f)"

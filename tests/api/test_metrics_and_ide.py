@@ -6,11 +6,12 @@ import asyncio
 from collections.abc import Callable
 
 import httpx
-from api_support import PEPPER, Api, codes, new_tenant
 from pydantic import SecretStr
 
 from graphmem.http.app import create_app
 from graphmem.settings import Settings
+
+from support.api_support import PEPPER, Api, codes, new_tenant
 
 
 def sample(text: str, prefix: str) -> float:

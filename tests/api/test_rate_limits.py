@@ -6,7 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 import httpx
-from api_support import Api, codes
+
+from support.api_support import Api, codes
 
 QUERY = "{ __typename }"
 

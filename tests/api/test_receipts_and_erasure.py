@@ -8,12 +8,13 @@ import copy
 from typing import Any
 
 import pytest
-from api_support import Api, codes, new_tenant
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 from graphmem import verify_receipt
 from graphmem.mirror import audit
 from graphmem.mirror.keys import public_pem
+
+from support.api_support import Api, codes, new_tenant
 
 REMEMBER = ("mutation($s: String!, $f: [FactInput!]!) { rememberFacts(space: $s, facts: $f)"
             " { action } }")

@@ -10,7 +10,8 @@ from typing import Any
 import httpx
 import pytest
 import websockets
-from api_support import Api, new_tenant
+
+from support.api_support import Api, new_tenant
 
 FACT_CHANGED = ("subscription($s: String!) { factChanged(space: $s) { space change action"
                 " subject value factId message at } }")

@@ -22,9 +22,9 @@ import openai  # noqa: F401 - imported before forking, like everything else
 
 from graphmem import GraphMem
 from graphmem.embeddings import Embeddings, build_embeddings
-from graphmem.mirror import mirror as mirror_module
 from graphmem.graph import outbox
 from graphmem.graph.driver import GraphDriver
+from graphmem.mirror import mirror as mirror_module
 from graphmem.mirror.db import RelationalStore
 from graphmem.runtime import Runtime
 from graphmem.settings import load_settings

@@ -14,17 +14,18 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from mirror_support import NO_EMBEDDER, close_runtime, mirrored, open_runtime, with_store
 
 from graphmem import GraphMem
 from graphmem.errors import NotFound
 from graphmem.graph.driver import GraphDriver
-from graphmem.service.memory import Caller
 from graphmem.mirror import audit
 from graphmem.mirror import mirror as mirror_module
 from graphmem.mirror.mirror import Mirror
 from graphmem.runtime import Runtime
+from graphmem.service.memory import Caller
 from graphmem.settings import Settings
+
+from support.mirror_support import NO_EMBEDDER, close_runtime, mirrored, open_runtime, with_store
 
 Make = Callable[..., GraphMem]
 WRITER = Path(__file__).with_name("audit_writer.py")

@@ -18,7 +18,19 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
-from mirror_support import (
+from starlette.testclient import TestClient
+
+from graphmem import GraphMem
+from graphmem.errors import Neo4jUnavailable
+from graphmem.graph import outbox
+from graphmem.graph.driver import GraphDriver
+from graphmem.http.app import create_app
+from graphmem.lifecycle.check_mirror import check_mirror
+from graphmem.neo4j_local.manager import LocalNeo4j
+from graphmem.runtime import Runtime
+from graphmem.settings import Settings, load_settings
+
+from support.mirror_support import (
     NO_EMBEDDER,
     close_runtime,
     mirrored,
@@ -26,17 +38,6 @@ from mirror_support import (
     wait_for,
     with_store,
 )
-from starlette.testclient import TestClient
-
-from graphmem import GraphMem
-from graphmem.http.app import create_app
-from graphmem.errors import Neo4jUnavailable
-from graphmem.graph.driver import GraphDriver
-from graphmem.graph import outbox
-from graphmem.lifecycle.check_mirror import check_mirror
-from graphmem.neo4j_local.manager import LocalNeo4j
-from graphmem.runtime import Runtime
-from graphmem.settings import Settings, load_settings
 
 TRIALS = 50
 WRITER = Path(__file__).with_name("crash_writer.py")

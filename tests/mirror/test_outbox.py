@@ -7,14 +7,15 @@ import json
 from collections.abc import Callable
 
 import pytest
-from mirror_support import mirrored, stored_bytes, wait_for
 
 from graphmem import Caller, GraphMem
 from graphmem.errors import AccessDenied, NotFound
 from graphmem.graph import outbox
-from graphmem.mirror import apply as applying
 from graphmem.lifecycle.check_mirror import check_mirror
+from graphmem.mirror import apply as applying
 from graphmem.runtime import Runtime
+
+from support.mirror_support import mirrored, stored_bytes, wait_for
 
 Make = Callable[..., GraphMem]
 

@@ -9,12 +9,13 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
-from llm_server import LLMServer, closed_port_url
 
 from graphmem import GraphMem
 from graphmem.errors import BudgetExceeded, InvalidInput
 from graphmem.recall.answer import NO_FACTS, NO_MODEL
 from graphmem.recall.retrieve import FUSED, HOT_STATUSES, LEXICAL, VECTOR, Pool
+
+from support.llm_server import LLMServer, closed_port_url
 
 
 def fact(subject: str, value: str, **kw: Any) -> dict[str, Any]:

@@ -8,13 +8,14 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from llm_server import LLMServer, Reply, closed_port_url, facts_reply
 
 from graphmem import GraphMem
 from graphmem.errors import InvalidInput, LLMUnavailable
 from graphmem.recall.retrieve import ACTIVE_POOL, VECTOR
 from graphmem.remember.extract import VERBATIM
 from graphmem.remember.results import NO_FACTS, NOTHING_TO_RETRACT
+
+from support.llm_server import LLMServer, Reply, closed_port_url, facts_reply
 
 MOVED = "We moved to Postgres and dropped Redis"
 

@@ -9,8 +9,8 @@ from datetime import UTC, datetime
 
 import pytest
 
-from graphmem.graph.statements import parameters
 from graphmem.graph import outbox
+from graphmem.graph.statements import parameters
 from graphmem.mirror import apply as applying
 from graphmem.mirror import audit, receipts
 from graphmem.mirror.audit import AuditEntry

@@ -25,7 +25,8 @@ def test_registry_holds_every_cypher_file() -> None:
         str(p.relative_to(CYPHER_DIR).with_suffix("")) for p in CYPHER_DIR.rglob("*.cypher")
     )
     assert ALL == on_disk
-    assert {"migrations/001_initial", "migrations/version_get", "migrations/version_set"} <= set(ALL)
+    assert {"migrations/001_initial", "migrations/version_get",
+            "migrations/version_set"} <= set(ALL)
 
 
 @pytest.mark.parametrize("name", ALL)

@@ -5,12 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from graphmem.resolvers import OPERATIONS, RequestContext
-from graphmem.resolvers.guard import admit
-from graphmem.resolvers.registry import operation
 
 from graphmem.auth import Principal, Unauthenticated
 from graphmem.errors import AccessDenied
+from graphmem.resolvers import OPERATIONS, RequestContext
+from graphmem.resolvers.guard import admit
+from graphmem.resolvers.registry import operation
 
 
 def context(principal: Principal | None) -> RequestContext:

@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import pytest
-from graphmem.schema.limits import Limits, _cost, _Walk, check
-from graphmem.schema.pagination import Page, decode_cursor, encode_cursor
 from graphql import parse
 
 from graphmem.errors import InvalidInput
 from graphmem.http.limits import RateLimiter
+from graphmem.schema.limits import Limits, _cost, _Walk, check
+from graphmem.schema.pagination import Page, decode_cursor, encode_cursor
 
 
 def test_the_rate_limiter_allows_the_budget_then_refills() -> None:

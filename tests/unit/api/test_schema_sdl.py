@@ -7,10 +7,10 @@ from enum import Enum
 from pathlib import Path
 
 import pytest
-from graphmem.schema import SDL_PATH, enums, sdl
-from graphmem.schema.export import main as export
 
 from graphmem import model
+from graphmem.schema import SDL_PATH, enums, sdl
+from graphmem.schema.export import main as export
 
 ROOT = Path(__file__).resolve().parents[3]
 

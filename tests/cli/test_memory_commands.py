@@ -6,11 +6,12 @@ from __future__ import annotations
 import uuid
 
 import pytest
-from llm_server import LLMServer
 from typer.testing import CliRunner
 
 from graphmem.cli import app
 from graphmem.settings import Settings
+
+from support.llm_server import LLMServer
 
 
 @pytest.fixture

@@ -7,7 +7,6 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from llm_server import LLMServer
 from neo4j import ManagedTransaction
 from pydantic import SecretStr
 
@@ -16,6 +15,8 @@ from graphmem.errors import InvalidInput, NotFound
 from graphmem.recall import related_answer
 from graphmem.recall.related import Bounds, Related, lucene_query
 from graphmem.runtime import Runtime
+
+from support.llm_server import LLMServer
 
 
 def rel(head: str, relation: str, tail: str, **kw: Any) -> dict[str, Any]:

@@ -8,7 +8,6 @@ import sys
 from collections.abc import Callable
 
 import pytest
-from graph_snapshot import snapshot, wipe
 
 from graphmem import GraphMem
 from graphmem.graph.driver import GraphDriver
@@ -16,6 +15,8 @@ from graphmem.lifecycle.check_mirror import check_mirror
 from graphmem.lifecycle.restore import GraphNotEmpty, restore
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings
+
+from support.graph_snapshot import snapshot, wipe
 
 Make = Callable[..., GraphMem]
 SURE = 0.9

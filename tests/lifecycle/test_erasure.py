@@ -10,7 +10,6 @@ from collections.abc import Callable
 from datetime import timedelta
 
 import pytest
-from mirror_support import mirrored, stored_bytes, wait_for
 
 from graphmem import GraphMem, verify_receipt
 from graphmem.errors import InvalidInput, NotFound, StoreUnavailable
@@ -18,6 +17,8 @@ from graphmem.lifecycle import erasure
 from graphmem.lifecycle.check_mirror import check_mirror
 from graphmem.mirror.db import RelationalStore
 from graphmem.runtime import Runtime
+
+from support.mirror_support import mirrored, stored_bytes, wait_for
 
 Make = Callable[..., GraphMem]
 SECRET = "Kilimanjaro-4471"

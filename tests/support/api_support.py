@@ -14,8 +14,8 @@ import pytest
 import uvicorn
 from pydantic import SecretStr
 
-from graphmem.http.app import create_app
 from graphmem.auth import KeyStore
+from graphmem.http.app import create_app
 from graphmem.settings import Settings
 
 PEPPER = SecretStr("test-pepper-" + "0" * 40)

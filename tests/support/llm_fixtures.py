@@ -11,12 +11,13 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
-from llm_server import LLMServer
 from pydantic import SecretStr
 
 from graphmem import GraphMem
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings
+
+from support.llm_server import LLMServer
 
 
 @pytest.fixture(scope="session")

@@ -11,7 +11,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from mirror_support import NO_EMBEDDER, close_runtime, open_runtime, with_store
 
 from graphmem import GraphMem
 from graphmem.graph import migrations as graph_migrations
@@ -19,6 +18,8 @@ from graphmem.graph.driver import GraphDriver
 from graphmem.neo4j_local.manager import LocalNeo4j
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
+
+from support.mirror_support import NO_EMBEDDER, close_runtime, open_runtime, with_store
 
 
 @pytest.fixture
