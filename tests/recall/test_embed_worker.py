@@ -5,9 +5,14 @@ and facts a crash left without vectors are found and embedded."""
 from __future__ import annotations
 
 import logging
+import os
+import subprocess
+import sys
 import threading
 import time
+import uuid
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -15,6 +20,9 @@ import pytest
 from graphmem import GraphMem
 from graphmem.embeddings import EmbedderUnavailable, Embeddings
 from graphmem.graph.driver import GraphDriver
+from graphmem.mirror import migrations as store_migrations
+from graphmem.mirror.db import RelationalStore
+from graphmem.settings import Settings
 
 
 def fact(subject: str, value: str) -> dict[str, Any]:
@@ -112,6 +120,74 @@ def test_closing_embeds_what_is_still_queued(make_plain_mem: Callable[..., Graph
     threading.Timer(0.2, gate.open.set).start()
     mem.runtime.stop_embed_worker()
     assert has_vector(mem.graph, ids) == [True]
+
+
+def test_closing_past_its_wait_leaves_the_rest_to_the_backfill_with_one_calm_line(
+        make_plain_mem: Callable[..., GraphMem], monkeypatch: pytest.MonkeyPatch,
+        caplog: pytest.LogCaptureFixture) -> None:
+    mem = make_plain_mem()
+    gate = Gate(mem.runtime.embedder, monkeypatch)
+    first = [r.fact_id for r in mem.remember_facts([fact("plan", "Pro")]) if r.fact_id]
+    assert gate.entered.wait(10)  # the worker is inside the model call for the first write
+    second = [r.fact_id for r in mem.remember_facts([fact("region", "eu")]) if r.fact_id]
+    threading.Timer(0.5, gate.open.set).start()
+    with caplog.at_level(logging.DEBUG, logger="graphmem"):
+        mem.runtime.extras.pop("embed_worker").close(timeout=0.1)
+    assert has_vector(mem.graph, first + second) == [True, False]  # the call in progress ends
+    loud = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
+    assert loud == []
+    calm = [r.getMessage() for r in caplog.records if "closing before" in r.getMessage()]
+    assert calm == ["closing before 1 queued fact(s) were embedded: they keep full-text search"
+                    " and get their vectors when a process next writes to their space"]
+    later = make_plain_mem(space=mem.key)  # the next process's first write to the space
+    later.remember_facts([fact("tier", "gold")])
+    assert later.wait_for_embeddings(60)
+    assert has_vector(mem.graph, second) == [True]
+
+
+WRITE_ONE_AND_EXIT = """
+import sys
+from graphmem import GraphMem
+mem = GraphMem(space=sys.argv[1])
+[result] = mem.remember_facts([{"subject": "plan", "value": "Pro", "confidence": 0.95}],
+                              text="The customer signed up for Pro today")
+print(result.fact_id)
+if sys.argv[2] == "close":
+    mem.close()
+"""
+
+
+def script_env(settings: Settings, home: Path) -> dict[str, str]:
+    """A user's environment: the test Neo4j, its own migrated SQLite mirror and home."""
+    url = f"sqlite:///{home / 'graphmem.db'}"
+    home.mkdir()
+    store = RelationalStore(url)
+    store_migrations.up(store)
+    store.close()
+    user, password = settings.neo4j_auth()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
+    return {**env, "GRAPHMEM_HOME": str(home), "GRAPHMEM_DATABASE_URL": url,
+            "GRAPHMEM_NEO4J_URI": settings.bolt_uri, "GRAPHMEM_NEO4J_USER": user,
+            "GRAPHMEM_NEO4J_PASSWORD": password,
+            "GRAPHMEM_NEO4J_DATABASE": settings.neo4j_database}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ending", ["exit", "close"])
+def test_a_script_that_writes_one_fact_and_exits_prints_nothing_and_the_fact_gets_its_vector(
+        settings: Settings, graph: GraphDriver, tmp_path: Path, ending: str) -> None:
+    """The real local model still loading in the background when the script ends finishes
+    loading and embeds the fact; nothing is reported as broken."""
+    script = tmp_path / "write_one.py"
+    script.write_text(WRITE_ONE_AND_EXIT)
+    space = f"t-exit-{uuid.uuid4().hex[:10]}"
+    done = subprocess.run([sys.executable, str(script), space, ending], cwd=tmp_path,
+                          env=script_env(settings, tmp_path / "home"), capture_output=True,
+                          text=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr
+    assert done.stderr == ""
+    fact_id = done.stdout.strip()
+    assert fact_id and has_vector(graph, [fact_id]) == [True]  # read by another process
 
 
 def test_facts_left_without_vectors_are_embedded_by_the_next_process(

@@ -106,6 +106,49 @@ def test_declared_single_slot_turns_event_into_supersede(make_mem: Callable[...,
     assert values(mem, "plan") == [("Pro", "global")]
 
 
+SIGNED_UP = "The customer signed up for Pro today"
+NOW_ON = "The customer is now on Enterprise"
+KIND_PAIRS = [(a, b) for a in ("state", "event") for b in ("state", "event")]
+
+
+@pytest.mark.parametrize(("first_kind", "second_kind"), KIND_PAIRS)
+def test_declared_single_slot_every_value_change_retires_the_previous_whatever_the_kinds(
+        make_mem: Callable[..., GraphMem], first_kind: str, second_kind: str) -> None:
+    mem = make_mem(slot_schema={"slots": [{"name": "plan"}]})
+    assert say(mem, fact("plan", "Pro", kind=first_kind), text=SIGNED_UP) == [
+        "Stored: [ADD] plan = Pro"]
+    assert say(mem, fact("plan", "Enterprise", kind=second_kind), text=NOW_ON) == [
+        "Stored: [SUPERSEDE] plan = Enterprise"]
+    assert values(mem, "plan") == [("Enterprise", "global")]
+    old, new = mem.history("plan")
+    assert (old.value, old.status, old.fact.kind.value) == ("Pro", "SUPERSEDED", first_kind)
+    assert (new.value, new.status) == ("Enterprise", "ACTIVE")
+    assert new.fact.supersedes == (old.fact.id,)
+
+
+@pytest.mark.parametrize(("first_kind", "second_kind"), KIND_PAIRS)
+def test_undeclared_slot_events_keep_their_exemption(mem: GraphMem, first_kind: str,
+                                                      second_kind: str) -> None:
+    say(mem, fact("plan", "Pro", kind=first_kind), text=SIGNED_UP)
+    out = say(mem, fact("plan", "Enterprise", kind=second_kind), text=NOW_ON)
+    if first_kind == second_kind == "state":
+        assert out == ["Stored: [SUPERSEDE] plan = Enterprise"]
+        assert values(mem, "plan") == [("Enterprise", "global")]
+    else:
+        assert out == ["Stored: [ADD] plan = Enterprise"]
+        assert values(mem, "plan") == [("Enterprise", "global"), ("Pro", "global")]
+        assert [e.status for e in mem.history("plan")] == ["ACTIVE", "ACTIVE"]
+
+
+def test_declared_single_slot_removal_retires_a_value_recorded_as_event(
+        make_mem: Callable[..., GraphMem]) -> None:
+    mem = make_mem(slot_schema={"slots": [{"name": "plan"}]})
+    say(mem, fact("plan", "Pro", kind="event"), text=SIGNED_UP)
+    out = say(mem, fact("plan", "Pro"), text="The customer is no longer on Pro")
+    assert out == ["Stored: [RETRACT] plan = Pro"]
+    assert mem.active("plan") == []
+
+
 def test_future_tense_is_flagged(mem: GraphMem) -> None:
     say(mem, fact("primary_database", "MySQL"))
     out = say(mem, fact("primary_database", "Postgres", time_ref="future", action="SUPERSEDE"),

@@ -178,6 +178,65 @@ def test_event_on_empty_declared_single_slot_stays_event() -> None:
     assert d.action == Action.ADD and d.kind == Kind.EVENT
 
 
+SIGNED_UP = "The customer signed up for Pro today"
+NOW_ON = "The customer is now on Enterprise"
+KIND_PAIRS = [(a, b) for a in Kind for b in Kind]
+
+
+@pytest.mark.parametrize(("first_kind", "second_kind"), KIND_PAIRS)
+def test_declared_single_slot_every_value_change_retires_the_previous_whatever_the_kinds(
+    first_kind: Kind, second_kind: Kind
+) -> None:
+    m = Memory()
+    pro = m.remember("plan", "Pro", kind=first_kind, text=SIGNED_UP)
+    assert pro.action == Action.ADD and pro.kind == first_kind
+    enterprise = m.remember("plan", "Enterprise", kind=second_kind, text=NOW_ON)
+    assert enterprise.action == Action.SUPERSEDE
+    assert enterprise.supersedes == (pro.fact_id,)
+    assert enterprise.kind == Kind.STATE
+    assert enterprise.message == "Stored: [SUPERSEDE] plan = Enterprise"
+    assert m.active("plan") == ["Enterprise"]
+
+
+@pytest.mark.parametrize(("first_kind", "second_kind"), KIND_PAIRS)
+def test_undeclared_slot_events_keep_their_exemption(first_kind: Kind, second_kind: Kind) -> None:
+    m = Memory(specs={})
+    pro = m.remember("plan", "Pro", kind=first_kind, text=SIGNED_UP)
+    enterprise = m.remember("plan", "Enterprise", kind=second_kind, text=NOW_ON)
+    assert enterprise.kind == second_kind
+    if first_kind == second_kind == Kind.STATE:
+        assert enterprise.action == Action.SUPERSEDE
+        assert enterprise.supersedes == (pro.fact_id,)
+        assert m.active("plan") == ["Enterprise"]
+    else:
+        assert enterprise.action == Action.ADD and enterprise.supersedes == ()
+        assert m.active("plan") == ["Pro", "Enterprise"]
+
+
+def test_declared_single_slot_removal_retires_a_value_recorded_as_event() -> None:
+    m = Memory()
+    pro = m.remember("plan", "Pro", kind=Kind.EVENT, text=SIGNED_UP)
+    gone = m.remember("plan", "Pro", text="The customer is no longer on Pro")
+    assert gone.action == Action.RETRACT and gone.retracts == (pro.fact_id,)
+    assert m.active("plan") == []
+
+
+def test_declared_single_slot_restated_event_is_dedup() -> None:
+    m = Memory()
+    m.remember("plan", "Pro", kind=Kind.EVENT, text=SIGNED_UP)
+    again = m.remember("plan", "Pro", kind=Kind.EVENT, text=SIGNED_UP)
+    assert again.action == Action.DEDUP
+    assert m.active("plan") == ["Pro"]
+
+
+def test_declared_list_slot_events_keep_their_exemption() -> None:
+    m = Memory()
+    m.remember("allergy", "penicillin", kind=Kind.EVENT, text="a reaction to penicillin today")
+    d = m.remember("allergy", "penicillin 5mg", action=Action.SUPERSEDE)
+    assert d.action == Action.ADD and d.supersedes == ()
+    assert m.active("allergy") == ["penicillin", "penicillin 5mg"]
+
+
 def test_events_exempt_from_valid_time_gate() -> None:
     m = Memory()
     d = m.remember("race", "charity 5k", kind=Kind.EVENT, time_ref=TimeRef.PAST)
@@ -909,6 +968,7 @@ def test_is_removal_of_looks_at_the_value_clause() -> None:
 
 _SUBJECTS = ["db", "state", "allergy", "active_medication", "tag", "race"]
 _SINGLE = {"db", "state", "race"}
+_DECLARED_SINGLE = {"db"}
 _VALUES = ["Postgres", "MySQL", "Warfarin 5mg", "warfarin 10mg", "penicillin", "", "x 1", "X 2"]
 _TEXTS = ["", "we dropped {v}", "maybe we dropped {v}?", "{v} is gone", "we use {v}"]
 
@@ -947,10 +1007,12 @@ _policy = st.builds(
 
 
 def _check_decision(d: Decision, before: SlotState, p: Proposal) -> None:
-    active_state = {f.id for f in before.active if f.kind == Kind.STATE}
-    assert set(d.supersedes) <= active_state
-    assert set(d.retracts) <= active_state
-    assert d.refines is None or d.refines in active_state
+    spec = SPECS.get(p.subject)
+    declared_single = spec is not None and not spec.multi
+    retirable = {f.id for f in before.active if declared_single or f.kind == Kind.STATE}
+    assert set(d.supersedes) <= retirable
+    assert set(d.retracts) <= retirable
+    assert d.refines is None or d.refines in retirable
     assert set(d.conflict_with) <= {f.id for f in before.facts}
     assert (d.status is None) == (d.fact_id is None)
     assert d.message == result_message(d)
@@ -977,4 +1039,6 @@ def test_single_valued_slots_hold_at_most_one_active_state_fact(
         m.slots[(p.subject, p.scope)] = after
         if p.subject in _SINGLE:
             assert len([f for f in after.active if f.kind == Kind.STATE]) <= 1
+        if p.subject in _DECLARED_SINGLE:
+            assert len(after.active) <= 1
         assert len({f.id for f in after.facts}) == len(after.facts)
