@@ -145,11 +145,15 @@ class Runtime:
         return result
 
     # ---- shutting down ------------------------------------------------------------------
-    def stop_embed_worker(self) -> None:
-        """Embed what is queued, then stop the worker (a later write starts a new one)."""
+    def stop_embed_worker(self, timeout: float | None = None) -> None:
+        """Embed what is queued (for at most `timeout` seconds, the worker's default when
+        None), then stop the worker; a later write starts a new one."""
         worker, self._embed_worker = self._embed_worker, None
         if worker is not None:
-            worker.close()
+            if timeout is None:
+                worker.close()
+            else:
+                worker.close(timeout=timeout)
 
     def close_workers(self) -> None:
         """Stop what this Runtime started (the embedding worker, the mirror's threads) and

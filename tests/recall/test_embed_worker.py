@@ -132,7 +132,7 @@ def test_closing_past_its_wait_leaves_the_rest_to_the_backfill_with_one_calm_lin
     second = [r.fact_id for r in mem.remember_facts([fact("region", "eu")]) if r.fact_id]
     threading.Timer(0.5, gate.open.set).start()
     with caplog.at_level(logging.DEBUG, logger="graphmem"):
-        mem.runtime.extras.pop("embed_worker").close(timeout=0.1)
+        mem.runtime.stop_embed_worker(timeout=0.1)
     assert has_vector(mem.graph, first + second) == [True, False]  # the call in progress ends
     loud = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert loud == []
