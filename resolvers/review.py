@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from graphmem.model import Space
+from graphmem.model import Result, Space
 from graphmem.resolvers import events
 from graphmem.resolvers.guard import Call
 from graphmem.resolvers.registry import operation
@@ -19,20 +19,20 @@ def _settled(change: str, fact_argument: str | None) -> Any:
 
 
 @operation("confirmChange", "approve", events=_settled("confirmed", "fact_id"))
-def confirm_change(call: Call, fact_id: str) -> str:
+def confirm_change(call: Call, fact_id: str) -> Result:
     return call.mem().confirm(fact_id)
 
 
 @operation("rejectChange", "approve", events=_settled("rejected", "fact_id"))
-def reject_change(call: Call, fact_id: str) -> str:
+def reject_change(call: Call, fact_id: str) -> Result:
     return call.mem().reject(fact_id)
 
 
 @operation("resolveConflict", "approve", events=_settled("resolved", "winner"))
-def resolve_conflict(call: Call, conflict_id: str, winner: str, note: str = "") -> str:
+def resolve_conflict(call: Call, conflict_id: str, winner: str, note: str = "") -> Result:
     return call.mem().resolve_conflict(conflict_id, winner, note)
 
 
 @operation("dismissConflict", "approve", events=_settled("dismissed", None))
-def dismiss_conflict(call: Call, conflict_id: str, note: str = "") -> str:
+def dismiss_conflict(call: Call, conflict_id: str, note: str = "") -> Result:
     return call.mem().dismiss_conflict(conflict_id, note)

@@ -51,25 +51,26 @@ class Mutation:
 
     @strawberry.mutation(description="Apply a pending change (approve capability).")
     async def confirm_change(self, info: GraphInfo, space: SpaceArg,
-                             fact_id: strawberry.ID) -> ChangeResult:
-        return ChangeResult(message=await run(info, space, fact_id=str(fact_id)))
+                             fact_id: strawberry.ID) -> RememberResult:
+        return RememberResult.from_model(await run(info, space, fact_id=str(fact_id)))
 
-    @strawberry.mutation(description="Reject a pending change (approve capability).")
+    @strawberry.mutation(description="Reject a pending change (approve capability); it is"
+                                     " kept as history (`Rejected: …`).")
     async def reject_change(self, info: GraphInfo, space: SpaceArg,
-                            fact_id: strawberry.ID) -> ChangeResult:
-        return ChangeResult(message=await run(info, space, fact_id=str(fact_id)))
+                            fact_id: strawberry.ID) -> RememberResult:
+        return RememberResult.from_model(await run(info, space, fact_id=str(fact_id)))
 
     @strawberry.mutation(description="One claim wins; the others are superseded by it.")
     async def resolve_conflict(self, info: GraphInfo, space: SpaceArg, conflict_id: strawberry.ID,
-                               winner: strawberry.ID, note: str = "") -> ChangeResult:
-        return ChangeResult(message=await run(info, space, conflict_id=str(conflict_id),
-                                              winner=str(winner), note=note))
+                               winner: strawberry.ID, note: str = "") -> RememberResult:
+        return RememberResult.from_model(await run(info, space, conflict_id=str(conflict_id),
+                                                   winner=str(winner), note=note))
 
     @strawberry.mutation(description="Both claims stay valid (different contexts).")
     async def dismiss_conflict(self, info: GraphInfo, space: SpaceArg, conflict_id: strawberry.ID,
-                               note: str = "") -> ChangeResult:
-        return ChangeResult(message=await run(info, space, conflict_id=str(conflict_id),
-                                              note=note))
+                               note: str = "") -> RememberResult:
+        return RememberResult.from_model(await run(info, space, conflict_id=str(conflict_id),
+                                                   note=note))
 
     @strawberry.mutation(description="Snapshot the ACTIVE facts an action relied on; returns"
                                      " the signed decision receipt.")

@@ -17,13 +17,20 @@ from graphmem.model import (
     ConflictStatus,
     Fact,
     Kind,
+    Result,
     SlotSpec,
     SlotState,
     Status,
     value_key,
 )
 from graphmem.remember.reconcile import identity
-from graphmem.remember.results import tombstone
+from graphmem.remember.results import (
+    NOTHING_TO_RETRACT,
+    SKIP_PREFIX,
+    rejected_message,
+    stored_message,
+    tombstone,
+)
 
 Mode = Literal["confirm", "reject", "resolve", "dismiss"]
 
@@ -45,8 +52,14 @@ def _is_list(fact: Fact, spec: SlotSpec | None) -> bool:
     return bool(spec and spec.multi) or fact.cardinality == Cardinality.MANY
 
 
+def _counts(fact: Fact, spec: SlotSpec | None) -> bool:
+    """Whether an active fact is the slot's value: states always; events only on a declared
+    single-valued slot, where the declaration outranks the kind (as in reconcile)."""
+    return fact.kind == Kind.STATE or (spec is not None and not spec.multi)
+
+
 def _rivals(held: Fact, state: SlotState, spec: SlotSpec | None) -> list[Fact]:
-    rivals = [f for f in state.active if f.id != held.id and f.kind == Kind.STATE]
+    rivals = [f for f in state.active if f.id != held.id and _counts(f, spec)]
     if _is_list(held, spec):
         mine = identity(held.value, spec, held.cardinality)
         rivals = [f for f in rivals if identity(f.value, spec, f.cardinality) == mine]
@@ -54,7 +67,7 @@ def _rivals(held: Fact, state: SlotState, spec: SlotSpec | None) -> list[Fact]:
 
 
 def _target(held: Fact, state: SlotState, spec: SlotSpec | None) -> Fact | None:
-    active = [f for f in state.active if f.id != held.id and f.kind == Kind.STATE]
+    active = [f for f in state.active if f.id != held.id and _counts(f, spec)]
     exact = [f for f in active if value_key(f.value) == value_key(held.value)]
     if exact:
         return exact[0]
@@ -83,7 +96,7 @@ def accept(held: Fact, state: SlotState, spec: SlotSpec | None) -> Plan:
             plan.refine = (rivals[0], held.value)
         return plan
     plan.status(held.id, Status.ACTIVE)
-    if held.kind == Kind.STATE and action != Action.COEXIST:
+    if _counts(held, spec) and action != Action.COEXIST:
         plan.supersedes = [(held.id, rival.id) for rival in _rivals(held, state, spec)]
     return plan
 
@@ -147,3 +160,37 @@ def closing(mode: Mode, conflict_id: str, fact_id: str | None, note: str, by: st
     status = ConflictStatus.DISMISSED if mode == "dismiss" else ConflictStatus.RESOLVED
     return {"id": conflict_id, "status": status.value,
             "winner": fact_id if mode != "reject" else None, "note": note or mode, "by": by}
+
+
+def applied(mode: Mode, held: Fact, plan: Plan, winner: Fact | None, tombstone_id: str | None,
+            conflict_id: str) -> Result:
+    """What a settlement did to memory, in remember's result shape (`Stored: [SUPERSEDE]
+    code_status = DNR`): the effect, not the label, as for remember."""
+    def result(action: Action, value: str, fact_id: str | None, message: str) -> Result:
+        return Result(action, held.subject, value, fact_id, message, conflict_id)
+
+    proposed = held.proposed_action or Action.SUPERSEDE
+    if mode == "reject" or (winner is None and mode != "dismiss"):
+        return result(Action.SKIP, held.value, held.id,
+                      rejected_message(proposed, held.subject, held.value))
+    if mode == "dismiss":
+        return result(Action.COEXIST, held.value, held.id,
+                      stored_message(Action.COEXIST, held.subject, held.value))
+    if winner is not None and winner.id != held.id:
+        return result(Action.SUPERSEDE, winner.value, winner.id,
+                      stored_message(Action.SUPERSEDE, winner.subject, winner.value))
+    if plan.tombstone_for is not None:
+        target = plan.tombstone_for
+        return result(Action.RETRACT, target.value, tombstone_id,
+                      stored_message(Action.RETRACT, held.subject, target.value))
+    if plan.refine is not None:
+        refined, value = plan.refine
+        return result(Action.REFINE, value, refined.id,
+                      stored_message(Action.REFINE, held.subject, value))
+    if proposed in (Action.RETRACT, Action.REFINE):
+        message = (NOTHING_TO_RETRACT if proposed == Action.RETRACT
+                   else f"{SKIP_PREFIX}: {held.subject} = {held.value}")
+        return result(Action.SKIP, held.value, None, message)
+    action = (Action.SUPERSEDE if plan.supersedes
+              else Action.COEXIST if proposed == Action.COEXIST else Action.ADD)
+    return result(action, held.value, held.id, stored_message(action, held.subject, held.value))

@@ -11,8 +11,10 @@ __all__ = [
     "NOTHING_TO_RETRACT",
     "NO_FACTS",
     "SKIP_PREFIX",
+    "rejected_message",
     "result_message",
     "retracted_value",
+    "stored_message",
     "tombstone",
 ]
 
@@ -36,9 +38,19 @@ def retracted_value(value: str) -> str:
     return value
 
 
+def stored_message(action: Action, subject: str, value: str) -> str:
+    """`Stored: [ACTION] subject = value`; a RETRACT shows what it retired."""
+    shown = retracted_value(value) if action == Action.RETRACT else value
+    return f"Stored: [{action.value}] {subject} = {shown}"
+
+
+def rejected_message(action: Action, subject: str, value: str) -> str:
+    """A rejected proposal: what it would have done, now kept as history."""
+    return f"Rejected: [{action.value}] {subject} = {value}"
+
+
 def result_message(d: Decision) -> str:
     """`Stored: [ACTION] subject = value`, or the SKIP line; a RETRACT shows what it retired."""
     if d.action == Action.SKIP:
         return f"{SKIP_PREFIX}: {d.subject} = {d.value}"
-    value = retracted_value(d.value) if d.action == Action.RETRACT else d.value
-    return f"Stored: [{d.action.value}] {d.subject} = {value}"
+    return stored_message(d.action, d.subject, d.value)

@@ -19,7 +19,16 @@ from graphmem.graph.driver import run
 from graphmem.graph.facts import row_to_fact
 from graphmem.graph.outbox import Outbox, batch_payload
 from graphmem.graph.reads import conflict_from_row
-from graphmem.model import Conflict, ConflictKind, ConflictStatus, Fact, Proposal, SlotState
+from graphmem.model import (
+    Action,
+    Conflict,
+    ConflictKind,
+    ConflictStatus,
+    Fact,
+    Proposal,
+    Result,
+    SlotState,
+)
 from graphmem.remember import approve
 from graphmem.remember.pipeline import load_states
 from graphmem.remember.write import Batch, apply_plan
@@ -37,23 +46,40 @@ class Settlement:
     now: datetime
 
 
-def settle(tx: ManagedTransaction, outbox: Outbox, req: Settlement) -> str:
-    """The transaction function; returns the seed-style line for the closed conflict."""
+def settle(tx: ManagedTransaction, outbox: Outbox, req: Settlement) -> Result:
+    """The transaction function; returns what the settlement did to memory (for a resolve,
+    the winner's change; for a dismiss, the first held fact's)."""
     space, now = outbox.space, req.now
     spaces.lock(tx, space, now)
     conflict, involved = _open_conflict(tx, space, req)
     winner, held = approve.settled(req.mode, involved, req.fact_id, conflict.id)
     batches: list[Batch] = []
+    results: dict[str, Result] = {}
     for fact in held:
         state = _slot(tx, space, fact, now) if winner is not None and fact.id == winner.id \
             else None
         plan = approve.plan(req.mode, fact, winner, state, req.schema.resolve(fact.subject))
-        batches.append(apply_plan(tx, space, plan, now, req.by))
+        batch = apply_plan(tx, space, plan, now, req.by)
+        batches.append(batch)
+        tombstone_id = batch.facts[0]["id"] if plan.tombstone_for is not None else None
+        results[fact.id] = approve.applied(req.mode, fact, plan, winner, tombstone_id,
+                                           conflict.id)
     close = approve.closing(req.mode, conflict.id, req.fact_id, req.note, req.by)
     run(tx, "conflicts/close", space=space, now=now, **close)
     outbox.record(tx, "settle", {"batches": [batch_payload(b) for b in batches],
                                  "close": close}, now)
-    return f"Conflict {conflict.id} {close['status']}: {req.mode}"
+    return _primary(results, winner, conflict)
+
+
+def _primary(results: dict[str, Result], winner: Fact | None, conflict: Conflict) -> Result:
+    """The change the caller asked for: the held winner's, else the first held fact's."""
+    if winner is not None and winner.id in results:
+        return results[winner.id]
+    if results:
+        return next(iter(results.values()))
+    subject, value = (winner.subject, winner.value) if winner is not None else ("", "")
+    return Result(Action.SKIP, subject, value, None,
+                  f"Conflict {conflict.id} closed: nothing held to settle", conflict.id)
 
 
 def _slot(tx: ManagedTransaction, space: str, fact: Fact, now: datetime) -> SlotState:

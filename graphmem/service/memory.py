@@ -186,20 +186,22 @@ class GraphMem:
         return self._run("conflicts", lambda call: self._reads.conflicts(status))
 
     # ---- approvals and conflicts -------------------------------------------------------------
-    def confirm(self, fact_id: str) -> str:
-        """Apply a pending proposal (needs approve)."""
+    def confirm(self, fact_id: str) -> Result:
+        """Apply a pending proposal (needs approve); the result says what it applied
+        (`Stored: [SUPERSEDE] code_status = DNR`)."""
         return self._run("confirm", lambda call: self._review.confirm(call, fact_id))
 
-    def reject(self, fact_id: str) -> str:
+    def reject(self, fact_id: str) -> Result:
+        """Retire a pending proposal as history (`Rejected: [SUPERSEDE] …`)."""
         return self._run("reject", lambda call: self._review.reject(call, fact_id))
 
     def resolve_conflict(self, conflict_id: str, winner: str, note: str = "",
-                         by: str = "") -> str:
+                         by: str = "") -> Result:
         """One claim wins; every other held claim of the conflict is superseded by it."""
         return self._run("resolve_conflict", lambda call: self._review.resolve_conflict(
             call, conflict_id, winner, note, by))
 
-    def dismiss_conflict(self, conflict_id: str, note: str = "", by: str = "") -> str:
+    def dismiss_conflict(self, conflict_id: str, note: str = "", by: str = "") -> Result:
         """Both claims valid (different contexts): held facts become active beside the rest."""
         return self._run("dismiss_conflict", lambda call: self._review.dismiss_conflict(
             call, conflict_id, note, by))

@@ -296,7 +296,10 @@ def test_confirm_gate_warfarin(make_mem: Callable[..., GraphMem]) -> None:
     again = say(mem, fact("active_medication", "Warfarin 7.5mg", action="SUPERSEDE"))
     assert again == ["Stored: [DEDUP] active_medication = Warfarin 7.5mg"]
     assert len(mem.pending()) == 1
-    mem.confirm(pending[0].id)
+    applied = mem.confirm(pending[0].id)
+    assert str(applied) == "Stored: [SUPERSEDE] active_medication = Warfarin 7.5mg"
+    assert (applied.action, applied.subject, applied.value, applied.fact_id) == (
+        Action.SUPERSEDE, "active_medication", "Warfarin 7.5mg", pending[0].id)
     assert values(mem, "active_medication") == [("Warfarin 7.5mg", "global")]
     assert mem.pending() == []
 
@@ -305,10 +308,27 @@ def test_confirm_gate_reject_keeps_current(make_mem: Callable[..., GraphMem]) ->
     mem = make_mem(slot_schema=CLINICAL)
     say(mem, fact("active_medication", "Warfarin 5mg"))
     say(mem, fact("active_medication", "Warfarin 7.5mg", action="SUPERSEDE"))
-    mem.reject(mem.pending()[0].id)
+    proposal = mem.pending()[0]
+    rejected = mem.reject(proposal.id)
+    assert str(rejected) == "Rejected: [SUPERSEDE] active_medication = Warfarin 7.5mg"
+    assert (rejected.action, rejected.fact_id) == (Action.SKIP, proposal.id)
     assert values(mem, "active_medication") == [("Warfarin 5mg", "global")]
     statuses = [e.status for e in mem.history("active_medication").entries]
     assert statuses == ["ACTIVE", "HISTORICAL"]
+
+
+def test_confirm_gate_retraction_reports_what_it_retracted(
+        make_mem: Callable[..., GraphMem]) -> None:
+    mem = make_mem(slot_schema=CLINICAL)
+    say(mem, fact("active_medication", "warfarin 5 mg"))
+    out = say(mem, fact("active_medication", "warfarin 5 mg", action="RETRACT"))
+    assert out == ["Stored: [FLAG] active_medication = warfarin 5 mg"]
+    applied = mem.confirm(mem.pending()[0].id)
+    assert str(applied) == "Stored: [RETRACT] active_medication = warfarin 5 mg"
+    assert applied.action == Action.RETRACT
+    tombstone = mem.history("active_medication")[-1]
+    assert (applied.fact_id, tombstone.value) == (tombstone.fact.id, "(retracted: warfarin 5 mg)")
+    assert values(mem, "active_medication") == []
 
 
 def test_confirm_gate_trusted_source_bypasses(make_mem: Callable[..., GraphMem]) -> None:
@@ -393,7 +413,10 @@ def test_conflict_resolve_supersedes_loser(mem: GraphMem) -> None:
     say(mem, fact("ttl", "600s"), source="ci")
     conflict = mem.conflicts()[0]
     winner = [f for f in mem.flagged() if f.value == "600s"][0]
-    mem.resolve_conflict(conflict.id, winner.id, note="confirmed in prod config", by="alice")
+    done = mem.resolve_conflict(conflict.id, winner.id, note="confirmed in prod config",
+                                by="alice")
+    assert str(done) == "Stored: [SUPERSEDE] ttl = 600s" and done.fact_id == winner.id
+    assert done.conflict_id == conflict.id
     assert values(mem, "ttl") == [("600s", "global")]
     closed = mem.conflicts("resolved")[0]
     assert closed.winner == winner.id and closed.by == "alice"
@@ -405,7 +428,8 @@ def test_conflict_resolve_for_incumbent(mem: GraphMem) -> None:
     say(mem, fact("ttl", "300s"), source="alice")
     say(mem, fact("ttl", "600s"), source="ci")
     incumbent = mem.active("ttl")[0]
-    mem.resolve_conflict(mem.conflicts()[0].id, incumbent.id)
+    done = mem.resolve_conflict(mem.conflicts()[0].id, incumbent.id)
+    assert str(done) == "Stored: [SUPERSEDE] ttl = 300s" and done.fact_id == incumbent.id
     assert values(mem, "ttl") == [("300s", "global")]
     assert mem.flagged() == []
 
@@ -414,7 +438,8 @@ def test_conflict_dismiss_keeps_both(mem: GraphMem) -> None:
     mem.set_reconcile_policy("REVIEW")
     say(mem, fact("ttl", "300s"), source="alice")
     say(mem, fact("ttl", "600s"), source="ci")
-    mem.dismiss_conflict(mem.conflicts()[0].id, note="both true: staging vs prod")
+    done = mem.dismiss_conflict(mem.conflicts()[0].id, note="both true: staging vs prod")
+    assert str(done) == "Stored: [COEXIST] ttl = 600s" and done.action == Action.COEXIST
     assert values(mem, "ttl") == [("300s", "global"), ("600s", "global")]
     assert mem.conflicts() == []
     assert mem.conflicts("dismissed")[0].note == "both true: staging vs prod"
