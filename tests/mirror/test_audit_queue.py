@@ -18,8 +18,7 @@ import pytest
 from graphmem import GraphMem
 from graphmem.errors import NotFound
 from graphmem.graph.driver import GraphDriver
-from graphmem.mirror import audit
-from graphmem.mirror import mirror as mirror_module
+from graphmem.mirror import audit, audit_queue
 from graphmem.mirror.mirror import Mirror
 from graphmem.runtime import Runtime
 from graphmem.service.memory import Caller
@@ -186,7 +185,7 @@ def test_a_write_row_survives_a_sigkill_after_the_commit(
 
 def test_a_full_queue_makes_callers_wait_not_drop(make: Make, mirror_runtime: Runtime,
                                                   monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(mirror_module, "AUDIT_QUEUE", 3)
+    monkeypatch.setattr(audit_queue, "AUDIT_QUEUE", 3)
     mem = make()
     pool = [threading.Thread(target=lambda: [mem.active() for _ in range(10)])
             for _ in range(4)]
@@ -202,7 +201,7 @@ def test_a_full_queue_makes_callers_wait_not_drop(make: Make, mirror_runtime: Ru
 def test_while_the_store_is_down_the_queue_stays_bounded(make: Make, mirror_runtime: Runtime,
                                                          monkeypatch: pytest.MonkeyPatch
                                                          ) -> None:
-    monkeypatch.setattr(mirror_module, "AUDIT_QUEUE", 5)
+    monkeypatch.setattr(audit_queue, "AUDIT_QUEUE", 5)
     mem = make()
     mem.active()
     mirror_runtime.mirror.flush()

@@ -14,9 +14,9 @@ from graphmem.graph.statements import parameters
 from graphmem.mirror import apply as applying
 from graphmem.mirror import audit, receipts
 from graphmem.mirror.audit import AuditEntry
-from graphmem.mirror.mirror import Marker, Mirror
+from graphmem.mirror.audit_queue import Marker
+from graphmem.mirror.plan import follows, plan
 from graphmem.service.audit import summary
-from graphmem.settings import load_settings
 
 PARAMETERS = {
     "outbox/add": {"id", "space", "kind", "payload", "now", "audit"},
@@ -124,10 +124,6 @@ def _entry(event: str, space: str, seq: int, audit_row: str | None = None
                               datetime(2026, 1, 1, tzinfo=UTC), seq, audit_row)
 
 
-def _mirror() -> Mirror:
-    return Mirror(load_settings(), None, None)  # type: ignore[arg-type] - planning only
-
-
 def test_a_write_row_comes_from_its_entry_with_counts_only() -> None:
     stub = json.dumps({"caller": "alice", "operation": "remember_facts", "tenant": "acme",
                        "at": "2026-01-01T00:00:00+00:00"})
@@ -144,7 +140,7 @@ def test_a_pass_keeps_the_call_order_and_each_space_s_commit_order() -> None:
     read1, read2 = (AuditEntry("s/u/a/r", "bob", op, "ok") for op in ("active", "history"))
     e1, e2, e3 = _entry("e1", "s/u/a/r", 1), _entry("e2", "s/u/a/r", 2), _entry("e3", "t", 1)
     items = [(1, read1), (2, Marker((("s/u/a/r", "e2"),))), (3, read2)]
-    steps, taken, whole = _mirror()._plan([e1, e2, e3], items, t0=3, capped=False)
+    steps, taken, whole = plan([e1, e2, e3], items, t0=3, capped=False, applied=set())
     assert steps == [read1, [e1, e2], read2, [e3]]
     assert (taken, whole) == (3, True)
 
@@ -153,15 +149,13 @@ def test_a_pass_stops_at_a_write_committed_after_it_read_the_outbox() -> None:
     read1, read2 = (AuditEntry("s/u/a/r", "bob", op, "ok") for op in ("active", "history"))
     e1 = _entry("e1", "t", 1)
     items = [(1, read1), (2, Marker((("s/u/a/r", "e9"),))), (3, read2)]
-    steps, taken, whole = _mirror()._plan([e1], items, t0=1, capped=False)
+    steps, taken, whole = plan([e1], items, t0=1, capped=False, applied=set())
     assert steps == [read1] and (taken, whole) == (1, False), "e1 waits: read2 comes first"
-    steps, taken, whole = _mirror()._plan([e1], items, t0=3, capped=False)
+    steps, taken, whole = plan([e1], items, t0=3, capped=False, applied=set())
     assert steps == [read1, read2, [e1]], "a marker read before: its entry was rolled back"
 
 
 def test_entries_written_here_follow_on_only_without_a_gap() -> None:
-    mirror = _mirror()
-    assert not mirror._follows("s", [_entry("e1", "s", 5)]), "nothing applied here yet"
-    mirror._last_seq["s"] = 4
-    assert mirror._follows("s", [_entry("e1", "s", 5), _entry("e2", "s", 6)])
-    assert not mirror._follows("s", [_entry("e1", "s", 6)]), "seq 5 was written elsewhere"
+    assert not follows(None, [_entry("e1", "s", 5)]), "nothing applied here yet"
+    assert follows(4, [_entry("e1", "s", 5), _entry("e2", "s", 6)])
+    assert not follows(4, [_entry("e1", "s", 6)]), "seq 5 was written elsewhere"
