@@ -1,0 +1,3 @@
+import { createRoot } from 'react-dom/client';
+const root = document.getElementById('root');
+if (root) createRoot(root).render(<p>explorer</p>);
