@@ -53,7 +53,7 @@ def routes(settings: Settings) -> list[BaseRoute]:
         WebSocketRoute("/graphql", graphql),
         Route("/metrics", metrics_endpoint(token)),  # type: ignore[arg-type]
         *ui.routes(settings),
-        *browser_guide.routes(settings),
+        *browser_guide.routes(),
     ]
 
 

@@ -12,7 +12,6 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from graphmem.neo4j_local import browser
-from graphmem.settings import Settings
 
 CORS = {
     "Access-Control-Allow-Origin": "*",
@@ -24,11 +23,12 @@ CORS = {
 }
 
 
-def routes(settings: Settings) -> list[BaseRoute]:
+def routes() -> list[BaseRoute]:
     async def guide(request: Request) -> Response:
         if request.method == "OPTIONS":
             return Response(status_code=204, headers=CORS)
-        return Response(browser.guide_html(settings), media_type="text/html", headers=CORS)
+        base = str(request.base_url).rstrip("/")
+        return Response(browser.guide_html(base), media_type="text/html", headers=CORS)
 
     async def style(request: Request) -> Response:
         if request.method == "OPTIONS":

@@ -2,14 +2,16 @@
 guide whose slides are the saved queries of `cypher/browser/`, each a runnable block.
 
 The managed server's configuration points Browser at graphmem (`browser.post_connect_cmd`)
-and allows graphmem's host for remote content; graphmem serves the guide and the style
-(`graphmem.http.browser_guide`). The guide is HTML in Browser's guide format: `<slide>`
-elements, `<pre class="code runnable">` blocks that a click copies into the editor.
+and allows graphmem's host for remote content (`browser.remote_content_hostname_whitelist`);
+graphmem serves the guide and the style (`graphmem.http.browser_guide`). The guide is HTML
+in Browser's guide format: `<slide>` elements, `<pre class="code runnable">` blocks that a
+click copies into the editor.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from dataclasses import dataclass
 from importlib import resources
 from urllib.parse import urlsplit
@@ -76,8 +78,11 @@ def _param(comment: str) -> str:
 
 
 def style() -> str:
-    return resources.files("graphmem.cypher").joinpath("browser/style.grass").read_text(
+    """The style without its comment (Browser would show the comment with its spaces
+    stripped; the rules are what it needs)."""
+    text = resources.files("graphmem.cypher").joinpath("browser/style.grass").read_text(
         encoding="utf-8")
+    return re.sub(r"/\*.*?\*/", "", text, flags=re.DOTALL).strip() + "\n"
 
 
 def _runnable(text: str) -> str:
@@ -88,9 +93,10 @@ def _slide(heading: str, *parts: str) -> str:
     return f"<slide class=\"row-fluid\"><h3>{html.escape(heading)}</h3>{''.join(parts)}</slide>"
 
 
-def guide_html(settings: Settings) -> str:
-    """The guide: a first slide (the space parameter, the style), then one per query."""
-    explorer = html.escape(public_url(settings) + "/ui/", quote=True)
+def guide_html(base: str) -> str:
+    """The guide, its links on `base` (where graphmem was reached): a first slide (the
+    space parameter, the style), then one per saved query."""
+    explorer = html.escape(base + "/ui/", quote=True)
     first = _slide(
         "graphmem",
         "<p>Facts are coloured by status (Active cyan, Flagged orange, Superseded grey,"
@@ -99,7 +105,7 @@ def guide_html(settings: Settings) -> str:
         "<p>First choose the space (<code>tenant/user/agent/run</code>):</p>",
         _runnable(f":param space => '{DEFAULT_SPACE}'"),
         "<p>Style missing? Apply it again:</p>",
-        _runnable(f":style {public_url(settings)}{STYLE_PATH}"),
+        _runnable(f":style {base}{STYLE_PATH}"),
         f'<p>The memory explorer: <a href="{explorer}" target="_blank"'
         ' rel="noopener noreferrer">graphmem web UI</a>.</p>',
     )
