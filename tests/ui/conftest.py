@@ -54,7 +54,9 @@ def serve_ui(settings: Settings, runtime: Runtime) -> Iterator[Callable[..., Ser
 
 @pytest.fixture
 def server(serve_ui: Callable[..., Server], ui_bundle: Path) -> Server:
-    return serve_ui(ui_dir=ui_bundle)
+    """The server the browser tests use; the finance preset declares confirm-gated slots
+    (payment_method), so pending approvals can be made through the public API."""
+    return serve_ui(ui_dir=ui_bundle, slot_schema="preset:finance")
 
 
 @pytest.fixture(scope="session")

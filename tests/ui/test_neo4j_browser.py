@@ -20,7 +20,7 @@ from graphmem.settings import Settings, load_settings
 
 @pytest.fixture(scope="module")
 def browser_server(serve_ui: Callable[..., Server], ui_bundle: Path) -> Server:
-    return serve_ui(ui_dir=ui_bundle)
+    return serve_ui(ui_dir=ui_bundle, slot_schema="preset:finance")
 
 
 @pytest.fixture(scope="module")

@@ -75,6 +75,30 @@ class Server:
         return data
 
 
+REMEMBER = """mutation Seed($space: String!, $facts: [FactInput!]!, $source: String!) {
+  rememberFacts(space: $space, facts: $facts, source: $source) {
+    action subject value factId conflictId message
+  }
+}"""
+
+
+def remember(server: Server, token: str, space: str, facts: list[dict[str, Any]],
+             source: str = "seed") -> list[dict[str, Any]]:
+    """Write facts through the public API, as any client would."""
+    lines: list[dict[str, Any]] = server.gql(token, REMEMBER, {
+        "space": space, "facts": facts, "source": source})["rememberFacts"]
+    return lines
+
+
+def sign_in(page: Page, server: Server, token: str, space: str = "default") -> None:
+    """Sign in through the form, as a person does, and wait for the first view."""
+    page.goto(f"{server.base}/ui/")
+    page.get_by_label("API key").fill(token)
+    page.get_by_label("Space").fill(space)
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("heading", name="Conflicts inbox").wait_for()
+
+
 def start(settings: Settings, keys: KeyStore) -> tuple[Server, threading.Thread]:
     port = free_port()
     config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
