@@ -64,6 +64,29 @@ def test_sign_in_shows_what_the_key_may_do_and_keeps_the_key_out_of_urls(
         context.close()
 
 
+AUDIT = """query { auditLog(limit: 50) { caller operation outcome space } }"""
+
+
+def test_learning_what_a_key_may_do_runs_nothing_and_records_only_denials(
+        browser: Browser, server: Server) -> None:
+    tenant = new_tenant()
+    admin = server.key("admin", tenant)
+    context, page, watch = open_page(browser, server)
+    try:
+        for role in ("admin", "reader"):
+            sign_in(page, server, server.key(role, tenant), "probe")
+            page.get_by_role("button", name="Sign out").click()
+        rows = server.gql(admin, AUDIT)["auditLog"]
+        probes = [r for r in rows if r["operation"] in ("dismissConflict", "createEntity")]
+        assert sorted((r["operation"], r["outcome"]) for r in probes) == [
+            ("createEntity", "denied"), ("dismissConflict", "denied")]
+        entities = server.gql(admin, 'query { entities(space: "probe") { totalCount } }')
+        assert entities["entities"]["totalCount"] == 0
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
 def test_a_wrong_key_gets_a_clear_message(browser: Browser, server: Server) -> None:
     context, page, watch = open_page(browser, server)
     try:
