@@ -4,7 +4,7 @@
  * adds that entity's own neighbourhood. Edges are coloured by the status of the fact behind
  * them, and follow the time controls. The same neighbourhood opens in Neo4j Browser.
  */
-import { lazy, Suspense, useState, type FormEvent } from 'react';
+import { lazy, Suspense, useMemo, useState, type FormEvent } from 'react';
 import { useClient } from 'urql';
 
 import { explain } from '../api/errors';
@@ -21,7 +21,7 @@ const Neighbourhood = graphql(`
   query Neighbourhood($space: String!, $type: String!, $name: String!, $hops: Int!,
                       $asOf: DateTime, $validAt: DateTime) {
     neighbourhood(space: $space, type: $type, name: $name, hops: $hops, asOf: $asOf,
-                  validAt: $validAt, limit: 200) {
+                  validAt: $validAt, limit: 500) {
       truncated
       start { key type name }
       entities { key type name }
@@ -34,7 +34,7 @@ const Related = graphql(`
   query RelatedPaths($space: String!, $question: String!, $hops: Int!, $asOf: DateTime,
                      $validAt: DateTime) {
     recallRelated(space: $space, question: $question, hops: $hops, asOf: $asOf,
-                  validAt: $validAt, answer: false, limit: 200) {
+                  validAt: $validAt, answer: false, limit: 500) {
       truncated
       matchedBy
       notes
@@ -105,8 +105,8 @@ export function GraphView() {
       found.truncated ? 'The result was cut at a cap.' : ''].filter(Boolean).join(' '));
   };
   const expand = (node: GraphNode) => void neighbourhood(node.type, node.name, 1, model);
-  const nodes = [...model.nodes.values()];
-  const edges = [...model.edges.values()];
+  const nodes = useMemo(() => [...model.nodes.values()], [model]);
+  const edges = useMemo(() => [...model.edges.values()], [model]);
   const link = start ? browserLink(spaceKey, start, hops) : '';
 
   return (
