@@ -29,7 +29,7 @@ interface Tab {
 }
 
 function viewFromHash(): ViewName {
-  const name = window.location.hash.replace(/^#\/?/, '');
+  const name = window.location.hash.replace(/^#\/?/, '').split('/')[0] ?? '';
   const known: ViewName[] = ['conflicts', 'pending', 'facts', 'timeline', 'graph', 'audit', 'write'];
   return known.includes(name as ViewName) ? (name as ViewName) : 'conflicts';
 }
