@@ -2,9 +2,14 @@
 #
 #   make setup   venv in .venv (Python 3.11), `pip install -e ".[dev]"`, the managed Neo4j
 #                fetched from Maven Central and started, both schemas migrated
-#   make run     setup, then `graphmem serve` (Ctrl-C stops the service; Neo4j keeps running)
-#   make test    setup, a test Postgres (scripts/test-postgres.sh), then pytest
-#                (PYTEST_ARGS='-m "not postgres"' etc. pass through)
+#   make run     setup, the web UI built if its bundle is missing (skipped with a note when
+#                Node.js is absent), then `graphmem serve` (Ctrl-C stops the service; Neo4j
+#                keeps running)
+#   make test    setup, the web UI built when its sources changed, a test Postgres
+#                (scripts/test-postgres.sh), then pytest (the browser tests included;
+#                PYTEST_ARGS='-m "not postgres"' etc. pass through)
+#   make ui      the web UI and GraphQL IDE: `npm ci` from ui/package-lock.json, then the
+#                build into ui/dist (needs Node.js 20.19+ and npm)
 #   make lint    ruff, mypy --strict and the import-linter contracts (scripts/lint.sh)
 #   make stop    stop the managed Neo4j
 #
@@ -22,7 +27,12 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 EXTERNAL_NEO4J := $(strip $(GRAPHMEM_NEO4J_URI)$(shell grep -s '^GRAPHMEM_NEO4J_URI=.' .env))
 
-.PHONY: setup run test test-postgres lint stop help
+UI_SOURCES := $(shell find ui/src ui/index.html ui/ide.html ui/vite.config.ts ui/tsconfig.json \
+	ui/codegen.ts ui/package.json -type f 2>/dev/null)
+UI_BUNDLE := ui/dist/index.html
+UI_MODULES := ui/node_modules/.package-lock.json
+
+.PHONY: setup run test test-postgres lint stop help ui ui-if-missing
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -43,11 +53,27 @@ else
 endif
 	$(GRAPHMEM) migrate up
 
-run: setup
+run: setup ui-if-missing
 	$(GRAPHMEM) serve
 
-test: setup test-postgres
+test: setup ui test-postgres
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# The web UI: dependencies exactly as locked, then the type check and the Vite build.
+ui: $(UI_BUNDLE)
+
+$(UI_MODULES): ui/package-lock.json
+	cd ui && npm ci --no-audit --no-fund
+
+$(UI_BUNDLE): $(UI_MODULES) $(UI_SOURCES) schema/schema.graphql
+	cd ui && npm run build
+	touch $@
+
+# `make run` without Node.js still serves the API; /ui/ then says how to build the UI.
+ui-if-missing:
+	@if [ -f $(UI_BUNDLE) ]; then :; \
+	elif command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory ui; \
+	else echo "Node.js/npm not found: serving without the web UI (/ui/ says how to build it)" >&2; fi
 
 # The Postgres the store tests use (skipped when GRAPHMEM_TEST_POSTGRES_URL is set).
 test-postgres:

@@ -100,6 +100,13 @@ class Settings(BaseSettings):
     api_key_cache_seconds: float = Field(5.0, ge=0, le=300, description="How long a verified"
                                          " key is trusted without a lookup (0: never).")
 
+    # ---- web UI and Neo4j Browser ----
+    ui_dir: Path | None = Field(None, description="The built web UI (index.html, ide.html,"
+                                " assets/); unset = ui/dist beside the source.")
+    public_url: str | None = Field(None, pattern=r"^https?://[^\s/]+(/[^\s]*)?$",
+                                   description="The address browsers reach graphmem at;"
+                                   " unset = http://HOST:PORT (127.0.0.1 for a wildcard host).")
+
     @field_validator("trusted_sources", "curated_sources", "critical_categories", mode="before")
     @classmethod
     def _split_commas(cls, value: Any) -> Any:

@@ -1,4 +1,5 @@
-"""The API's composition: `/graphql`, `/metrics`, the middlewares, and what they share.
+"""The API's composition: `/graphql` (and the IDE page browsers get there), `/metrics`, the
+web UI's static pages under `/ui/`, the middlewares, and what they share.
 
 The metrics and the broker live as long as the app; the key store is opened in the
 lifespan with the runtime. Middlewares run outermost first: request id, limits,
@@ -17,9 +18,10 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from graphmem.auth import KeyStore
-from graphmem.http import state
+from graphmem.http import browser_guide, state, ui
 from graphmem.http.authn import AuthMiddleware
 from graphmem.http.graphql import GraphQLEndpoint
+from graphmem.http.ide import IdeOrGraphQL
 from graphmem.http.limits import LimitsMiddleware
 from graphmem.http.metrics import metrics_endpoint
 from graphmem.http.request_id import RequestIdMiddleware
@@ -44,12 +46,15 @@ WORKER_THREADS = 40  # as many calls at once as anyio's default worker threads a
 
 
 def routes(settings: Settings) -> list[BaseRoute]:
-    graphql = GraphQLEndpoint(build_schema(settings), context_for, settings.graphiql)
+    graphql = GraphQLEndpoint(build_schema(settings), context_for, graphiql=False)
+    http = IdeOrGraphQL(graphql, settings) if settings.graphiql else graphql
     token = settings.metrics_token.get_secret_value() if settings.metrics_token else None
     return [
-        Route("/graphql", graphql),
+        Route("/graphql", http),
         WebSocketRoute("/graphql", graphql),
         Route("/metrics", metrics_endpoint(token)),  # type: ignore[arg-type]
+        *ui.routes(settings),
+        *browser_guide.routes(),
     ]
 
 

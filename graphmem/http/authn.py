@@ -1,10 +1,10 @@
 """Authentication: `Authorization: Bearer gm_sk_…` becomes the request's principal.
 
-Without a valid credential the answer is 401, with two exceptions: GraphiQL's page (static
-HTML; every operation it sends still needs a key) and WebSocket handshakes, whose key may
-arrive in the graphql-transport-ws `connection_init` payload instead (browsers cannot set
-headers on a WebSocket). With GRAPHMEM_AUTH_REQUIRED=off a keyless caller on loopback is the
-local admin; from anywhere else it still gets 401.
+Without a valid credential the answer is 401, with three exceptions: the static pages under
+`/ui/` and GraphiQL's page (static HTML; every operation they send still needs a key), and
+WebSocket handshakes, whose key may arrive in the graphql-transport-ws `connection_init`
+payload instead (browsers cannot set headers on a WebSocket). With GRAPHMEM_AUTH_REQUIRED=off
+a keyless caller on loopback is the local admin; from anywhere else it still gets 401.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from graphmem.auth import KeyStore, Principal, Unauthenticated, local_admin
-from graphmem.http import state
+from graphmem.http import state, ui
 from graphmem.http.responses import send_error
 
 OPEN = frozenset({"/healthz", "/readyz", "/metrics"})
@@ -51,7 +51,8 @@ class AuthMiddleware:
         self.graphiql = graphiql
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket") or scope["path"] in OPEN:
+        path = scope.get("path", "")
+        if scope["type"] not in ("http", "websocket") or path in OPEN or ui.is_public(path):
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)

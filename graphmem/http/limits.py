@@ -1,4 +1,5 @@
 """Limits before authentication, so floods are refused cheaply: body size and per-IP rate.
+The web UI's static files (`/ui/`) are exempt; every API call they make is counted.
 
 The body cap holds for chunked bodies too: the body is read up to the cap and replayed to
 the application, never trusted from Content-Length alone.
@@ -13,7 +14,7 @@ from dataclasses import dataclass
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from graphmem.http import state
+from graphmem.http import state, ui
 from graphmem.http.responses import send_error
 
 EXEMPT = frozenset({"/healthz", "/readyz", "/metrics"})
@@ -67,7 +68,8 @@ class LimitsMiddleware:
         self.rate_per_min = rate_per_min
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] not in ("http", "websocket") or scope["path"] in EXEMPT:
+        path = scope.get("path", "")
+        if scope["type"] not in ("http", "websocket") or path in EXEMPT or ui.is_public(path):
             await self.app(scope, receive, send)
             return
         client = (scope.get("client") or ("unknown", 0))[0]

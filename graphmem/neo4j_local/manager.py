@@ -20,6 +20,7 @@ from importlib import resources
 from pathlib import Path
 
 from graphmem.errors import ManagedNeo4jError
+from graphmem.neo4j_local import browser
 from graphmem.settings import Settings
 
 MAIN_CLASS = "org.neo4j.server.CommunityEntryPoint"
@@ -97,7 +98,7 @@ class LocalNeo4j:
         s = self.settings
         text = template.format(
             root=self.root, bolt_port=s.neo4j_bolt_port, http_port=s.neo4j_http_port,
-            heap=s.neo4j_heap, pagecache=s.neo4j_pagecache,
+            heap=s.neo4j_heap, pagecache=s.neo4j_pagecache, **browser.conf_values(s),
         )
         (self.conf / "neo4j.conf").write_text(text)
 

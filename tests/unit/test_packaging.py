@@ -88,6 +88,7 @@ def test_wheel_installs_our_folders_inside_the_graphmem_namespace(wheel: Path) -
     names = zipfile.ZipFile(wheel).namelist()
     assert "graphmem/cypher/migrations/001_initial.cypher" in names
     assert "graphmem/neo4j_local/pom.xml" in names
+    assert "graphmem/cypher/browser/style.grass" in names  # served to Neo4j Browser
     assert {f"graphmem/slots/presets/{p}.json" for p in PRESETS} <= set(names)
     top_level = {n.split("/")[0] for n in names if not n.startswith("graphmem-")}
     assert top_level == {"graphmem"}, "cypher/, schema/, resolvers/ must not install top-level"

@@ -1,0 +1,388 @@
+"""The memory explorer in Chromium against the real server: sign-in, what each role sees,
+live updates, time travel, the entity graph, hostile values, accessibility and both screen
+sizes. Every test fences the network to the server and fails on a console error."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Browser, Page, expect
+
+from support.ui_support import (
+    Server,
+    axe_scan,
+    new_tenant,
+    open_page,
+    remember,
+    screenshot,
+    sign_in,
+)
+
+VIEWS = [("Conflicts", "Conflicts inbox"), ("Pending approvals", "Pending approvals"),
+         ("Facts", "Facts"), ("Timeline", "Timeline"), ("Entity graph", "Entity graph"),
+         ("Audit", "Audit"), ("Write", "Write")]
+
+
+def open_view(page: Page, tab: str, heading: str) -> None:
+    page.get_by_role("navigation", name="Views").get_by_role("link", name=tab).click()
+    expect(page.get_by_role("heading", name=heading, exact=True)).to_be_visible()
+
+
+def seed_conflict(server: Server, token: str, space: str) -> None:
+    """An incumbent at 0.95 and a weaker rival from another source: held for a person."""
+    remember(server, token, space, [{"subject": "database", "value": "Postgres",
+                                     "confidence": 0.95}], source="crm")
+    lines = remember(server, token, space, [{"subject": "database", "value": "MySQL",
+                                             "confidence": 0.5}], source="chat")
+    assert lines[0]["conflictId"], lines
+
+
+def seed_pending(server: Server, token: str, space: str, value: str,
+                 current: str = "Amex ending 0005") -> str:
+    """A change to a confirm-gated slot (the finance preset's payment_method) waits for an
+    approver; the slot's first value does not, so `current` is written first."""
+    remember(server, token, space, [{"subject": "payment_method", "value": current}])
+    lines = remember(server, token, space, [{"subject": "payment_method", "value": value,
+                                             "confidence": 0.95}])
+    assert lines[0]["conflictId"], lines
+    return str(lines[0]["factId"])
+
+
+def test_sign_in_shows_what_the_key_may_do_and_keeps_the_key_out_of_urls(
+        browser: Browser, server: Server) -> None:
+    tenant = new_tenant()
+    token = server.key("approver", tenant)
+    context, page, watch = open_page(browser, server)
+    try:
+        sign_in(page, server, token, "ana")
+        expect(page.locator(".who")).to_contain_text("read, write, approve")
+        expect(page.locator(".counts")).to_contain_text(f"{tenant}/ana/default/default")
+        assert token not in page.url
+        assert page.evaluate("() => sessionStorage.getItem('graphmem.apiKey')") == token
+        assert page.evaluate("() => JSON.stringify(Object.assign({}, localStorage))").find(
+            token) == -1
+        page.reload()
+        expect(page.get_by_role("heading", name="Conflicts inbox")).to_be_visible()
+        watch.assert_clean()
+        assert watch.left_the_server() == []
+    finally:
+        context.close()
+
+
+AUDIT = """query { auditLog(limit: 50) { caller operation outcome space } }"""
+
+
+def test_learning_what_a_key_may_do_runs_nothing_and_records_only_denials(
+        browser: Browser, server: Server) -> None:
+    tenant = new_tenant()
+    admin = server.key("admin", tenant)
+    context, page, watch = open_page(browser, server)
+    try:
+        for role in ("admin", "reader"):
+            sign_in(page, server, server.key(role, tenant), "probe")
+            page.get_by_role("button", name="Sign out").click()
+        rows = server.gql(admin, AUDIT)["auditLog"]
+        probes = [r for r in rows if r["operation"] in ("dismissConflict", "createEntity")]
+        assert sorted((r["operation"], r["outcome"]) for r in probes) == [
+            ("createEntity", "denied"), ("dismissConflict", "denied")]
+        entities = server.gql(admin, 'query { entities(space: "probe") { totalCount } }')
+        assert entities["entities"]["totalCount"] == 0
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_a_wrong_key_gets_a_clear_message(browser: Browser, server: Server) -> None:
+    context, page, watch = open_page(browser, server)
+    try:
+        page.goto(f"{server.base}/ui/")
+        page.get_by_label("API key").fill("gm_sk_000000000000_" + "x" * 43)
+        page.get_by_role("button", name="Sign in").click()
+        alert = page.get_by_role("alert")
+        expect(alert).to_contain_text("That key was not accepted")
+        assert page.evaluate("() => sessionStorage.getItem('graphmem.apiKey')") is None
+        screenshot(page, "wrong_key", "sign_in")
+        # the 401 answer is the browser's own console line for a failed request
+        watch.console_errors = [e for e in watch.console_errors if "401" not in e]
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_a_reader_sees_no_resolve_or_confirm_buttons(browser: Browser, server: Server) -> None:
+    tenant = new_tenant()
+    writer = server.key("writer", tenant)
+    seed_conflict(server, writer, "ana")
+    seed_pending(server, writer, "ana", "Visa ending 4242")
+    context, page, watch = open_page(browser, server)
+    try:
+        sign_in(page, server, server.key("reader", tenant), "ana")
+        expect(page.locator(".who")).to_have_text("This key may: read")
+        expect(page.locator("article.conflict")).to_have_count(1)
+        expect(page.locator("article.conflict")).to_contain_text("MySQL")
+        expect(page.get_by_role("button", name="Resolve")).to_have_count(0)
+        expect(page.get_by_role("button", name="Dismiss (both stay valid)")).to_have_count(0)
+        expect(page.get_by_role("radio")).to_have_count(0)
+        open_view(page, "Pending approvals", "Pending approvals")
+        expect(page.locator("article")).to_contain_text("Visa ending 4242")
+        expect(page.get_by_role("button", name="Confirm")).to_have_count(0)
+        expect(page.get_by_role("button", name="Reject")).to_have_count(0)
+        nav = page.get_by_role("navigation", name="Views")
+        expect(nav.get_by_role("link", name="Write")).to_have_count(0)
+        expect(nav.get_by_role("link", name="Audit")).to_have_count(0)
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_resolving_in_one_page_drops_the_badge_in_another(browser: Browser,
+                                                          server: Server) -> None:
+    tenant = new_tenant()
+    approver = server.key("approver", tenant)
+    seed_conflict(server, approver, "ops")
+    ctx_a, page_a, watch_a = open_page(browser, server)
+    ctx_b, page_b, watch_b = open_page(browser, server)
+    try:
+        sign_in(page_a, server, approver, "ops")
+        sign_in(page_b, server, server.key("reader", tenant), "ops")
+        badge = page_b.get_by_test_id("count-conflicts")
+        expect(badge).to_have_text("1")
+        expect(page_b.locator(".live")).to_contain_text("Live")
+        card = page_a.locator("article.conflict")
+        card.get_by_role("radio").first.check()
+        card.get_by_label("Note").fill("the CRM is the record")
+        card.get_by_role("button", name="Resolve").click()
+        expect(page_a.get_by_role("status").filter(has_text="Conflict resolved. Stored: [")
+               ).to_be_visible()
+        expect(badge).to_have_text("0", timeout=15_000)
+        expect(page_b.locator("article.conflict")).to_have_count(0)
+        watch_a.assert_clean()
+        watch_b.assert_clean()
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+
+
+def test_an_action_that_lost_a_race_says_so(browser: Browser, server: Server,
+                                            serve_ui: Callable[..., Server],
+                                            ui_bundle: Path) -> None:
+    """Another worker (a second server on the same stores, whose events this page does not
+    hear) settles the conflict first; the page's own attempt then says what happened."""
+    other = serve_ui(ui_dir=ui_bundle, slot_schema="preset:finance", rate_per_min=999_999)
+    tenant = new_tenant()
+    approver = server.key("approver", tenant)
+    seed_conflict(server, approver, "race")
+    context, page, watch = open_page(browser, server)
+    try:
+        sign_in(page, server, approver, "race")
+        card = page.locator("article.conflict")
+        expect(card).to_have_count(1)
+        conflict = server.gql(approver, 'query { conflicts(space: "race") { edges { node {'
+                                        " id } } } }")["conflicts"]["edges"][0]["node"]["id"]
+        other.gql(approver, "mutation($c: ID!) { dismissConflict(space: \"race\","
+                             " conflictId: $c, note: \"elsewhere\") { message } }", {"c": conflict})
+        card.get_by_role("button", name="Dismiss (both stay valid)").click()
+        expect(page.get_by_role("alert")).to_contain_text("Someone else acted first")
+        expect(page.get_by_role("alert")).to_contain_text("already dismissed")
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_confirm_and_reject_pending_changes(browser: Browser, server: Server) -> None:
+    tenant = new_tenant()
+    approver = server.key("approver", tenant)
+    seed_pending(server, approver, "pay", "Visa ending 4242")
+    context, page, watch = open_page(browser, server)
+    try:
+        sign_in(page, server, approver, "pay")
+        open_view(page, "Pending approvals", "Pending approvals")
+        proposal = page.locator("article").filter(has_text="Visa ending 4242")
+        proposal.get_by_role("button", name="Confirm").click()
+        expect(page.get_by_role("status").filter(
+            has_text="Change confirmed. Stored: [SUPERSEDE] payment_method = Visa ending 4242"
+        )).to_be_visible()
+        expect(page.locator("article")).to_have_count(0)
+        seed_pending(server, approver, "pay", "ACH", current="Visa ending 4242")
+        proposal = page.locator("article").filter(has_text="ACH")
+        expect(proposal).to_contain_text("Would replace")
+        expect(proposal).to_contain_text("Visa ending 4242")
+        proposal.get_by_role("button", name="Reject").click()
+        expect(page.locator("article")).to_have_count(0)
+        open_view(page, "Facts", "Facts")
+        rows = page.locator(".fact-row")
+        expect(rows.filter(has_text="payment_method")).to_contain_text("Visa ending 4242")
+        expect(rows.filter(has_text="ACH")).to_have_count(0)
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_the_time_slider_shows_the_superseded_value_at_an_earlier_as_of(
+        browser: Browser, server: Server) -> None:
+    tenant = new_tenant()
+    writer = server.key("writer", tenant)
+    first = remember(server, writer, "tt", [{"subject": "state", "value": "Redux",
+                                             "confidence": 0.95}])
+    recorded = server.gql(writer, 'query($id: ID!) { fact(space: "tt", id: $id) { recordedAt } }',
+                          {"id": first[0]["factId"]})["fact"]["recordedAt"]
+    time.sleep(2.1)  # the date field has one-second steps: the versions must fall apart
+    second = remember(server, writer, "tt", [{"subject": "state", "value": "Zustand",
+                                              "action": "SUPERSEDE", "confidence": 0.95}])
+    assert second[0]["action"] == "SUPERSEDE", second
+    earlier = datetime.fromisoformat(recorded).astimezone().replace(tzinfo=None)
+    context, page, watch = open_page(browser, server)
+    try:
+        sign_in(page, server, writer, "tt")
+        open_view(page, "Facts", "Facts")
+        rows = page.locator(".fact-row")
+        expect(rows).to_have_count(1)
+        expect(rows.first).to_contain_text("Zustand")
+        clock = page.get_by_role("group", name="Memory as of")
+        # the first version's recording second, rounded up: after it, before the second
+        clock.get_by_label("At").fill(
+            (earlier.replace(microsecond=0) + timedelta(seconds=1)).isoformat())
+        expect(rows.first).to_contain_text("Redux")
+        screenshot(page, "time_travel", "facts_as_of")
+        clock.get_by_role("button", name="Now").click()
+        expect(rows.first).to_contain_text("Zustand")
+        rows.first.get_by_role("link", name="Timeline of state").click()
+        expect(page.get_by_role("heading", name="Timeline", exact=True)).to_be_visible()
+        expect(page.get_by_label("Subject")).to_have_value("state")
+        versions = page.locator(".timeline > li")
+        expect(versions).to_have_count(2)
+        expect(versions.nth(0)).to_contain_text("Redux")
+        expect(versions.nth(0)).to_contain_text("SUPERSEDED")
+        expect(versions.nth(1)).to_contain_text("supersedes")
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_the_entity_graph_draws_a_three_hop_neighbourhood(browser: Browser,
+                                                          server: Server) -> None:
+    tenant = new_tenant()
+    writer = server.key("writer", tenant)
+    chain = [("Billing", "calls", "Auth"), ("Auth", "reads from", "Ledger"),
+             ("Ledger", "owned by", "Ana")]
+    remember(server, writer, "g", [
+        {"subject": f"{h.lower()}_{r.replace(' ', '_')}", "head": h, "headType": "service",
+         "relation": r, "tail": t, "tailType": "person" if t == "Ana" else "service"}
+        for h, r, t in chain])
+    context, page, watch = open_page(browser, server)
+    try:
+        sign_in(page, server, writer, "g")
+        open_view(page, "Entity graph", "Entity graph")
+        page.get_by_label("Type").fill("service")
+        page.get_by_label("Name").fill("Billing")
+        page.get_by_label("Hops").select_option("3")
+        page.get_by_role("button", name="Draw neighbourhood").click()
+        entities = page.get_by_test_id("graph-entities").locator("li")
+        edges = page.get_by_test_id("graph-edges").locator("li")
+        expect(entities).to_have_count(4)
+        expect(edges).to_have_count(3)
+        assert sorted(entities.evaluate_all("els => els.map(e => e.dataset.key)")) == [
+            "person:ana", "service:auth", "service:billing", "service:ledger"]
+        assert sorted(edges.evaluate_all("els => els.map(e => e.dataset.head + '>' +"
+                                         " e.dataset.tail)")) == [
+            "service:auth>service:ledger", "service:billing>service:auth",
+            "service:ledger>person:ana"]
+        expect(page.locator(".graph-canvas canvas").first).to_be_attached()
+        screenshot(page, "entity_graph", "three_hops")
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+HOSTILE = ["<script>alert('x')</script>", '<img src=x onerror="alert(1)">',
+           "\u202eevil\u202c then \u200fRTL\u200f", "ok" + "\u0000" * 0]
+
+
+def test_hostile_values_render_as_text(browser: Browser, server: Server) -> None:
+    tenant = new_tenant()
+    writer = server.key("writer", tenant)
+    big = "long " * 20_480  # 100 KB
+    facts = [{"subject": f"hostile_{i}", "value": v} for i, v in enumerate(HOSTILE[:3])]
+    facts.append({"subject": "big_value", "value": big})
+    facts.append({"subject": "<b>bold</b>", "value": "subject markup"})
+    remember(server, writer, "h", facts, source="<script>document.title='pwned'</script>")
+    for size in ("wide", "narrow"):
+        context, page, watch = open_page(browser, server, size)
+        try:
+            sign_in(page, server, writer, "h")
+            open_view(page, "Facts", "Facts")
+            rows = page.locator(".fact-row")
+            expect(rows).to_have_count(5)
+            for value in HOSTILE[:3]:
+                expect(page.locator(".fact-list")).to_contain_text(value.replace("\u202e", "")
+                                                                   .replace("\u202c", "")
+                                                                   .replace("\u200f", "")
+                                                                   [:5])
+            assert page.locator(".fact-list script, .fact-list img, .fact-list b").count() == 0
+            texts = page.locator(".fact-list").inner_text()
+            assert "<script>alert('x')</script>" in texts
+            assert '<img src=x onerror="alert(1)">' in texts
+            assert "Show all" in texts
+            page.get_by_role("button", name="Show all").click()
+            expect(page.get_by_role("region", name="Full value of big_value")).to_be_visible()
+            assert page.title() != "pwned"
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= page.viewport_size["width"], f"{size}: the page widened to {width}"
+            screenshot(page, "hostile_values", size)
+            watch.assert_clean()
+        finally:
+            context.close()
+
+
+@pytest.mark.parametrize("size", ["wide", "narrow"])
+def test_every_view_passes_an_accessibility_scan(browser: Browser, server: Server,
+                                                 size: str) -> None:
+    tenant = new_tenant()
+    admin = server.key("admin", tenant)
+    seed_conflict(server, admin, "a11y")
+    seed_pending(server, admin, "a11y", "Visa ending 1111")
+    context, page, watch = open_page(browser, server, size)
+    try:
+        page.goto(f"{server.base}/ui/")
+        assert axe_scan(page) == [], "sign-in"
+        screenshot(page, f"views_{size}", "0_sign_in")
+        sign_in(page, server, admin, "a11y")
+        for number, (tab, heading) in enumerate(VIEWS, start=1):
+            open_view(page, tab, heading)
+            page.wait_for_load_state("networkidle")
+            found = axe_scan(page)
+            assert found == [], f"{heading}: {found}"
+            screenshot(page, f"views_{size}", f"{number}_{tab.lower().replace(' ', '_')}")
+            width = page.evaluate("() => document.documentElement.scrollWidth")
+            assert width <= page.viewport_size["width"], f"{heading} widened to {width}"
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_the_views_are_keyboard_operable(browser: Browser, server: Server) -> None:
+    tenant = new_tenant()
+    writer = server.key("writer", tenant)
+    context, page, watch = open_page(browser, server)
+    try:
+        page.goto(f"{server.base}/ui/")
+        page.keyboard.press("Tab")
+        expect(page.get_by_label("API key")).to_be_focused()
+        page.keyboard.type(writer)
+        page.keyboard.press("Tab")
+        expect(page.get_by_label("Space")).to_be_focused()
+        page.keyboard.press("Enter")
+        expect(page.get_by_role("heading", name="Conflicts inbox")).to_be_visible()
+        facts_tab = page.get_by_role("navigation", name="Views").get_by_role("link", name="Facts")
+        facts_tab.focus()
+        outline = facts_tab.evaluate("e => getComputedStyle(e).outlineStyle")
+        assert outline != "none", "focus must be visible"
+        page.keyboard.press("Enter")
+        expect(page.get_by_role("heading", name="Facts", exact=True)).to_be_visible()
+        watch.assert_clean()
+    finally:
+        context.close()

@@ -1,0 +1,114 @@
+"""The GraphQL IDE at /graphql works without the internet: GraphiQL and its explorer plugin
+come from graphmem's own assets, under the UI's Content-Security-Policy."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from pathlib import Path
+
+import httpx
+from playwright.sync_api import Browser, Page, expect
+
+from graphmem.http import csp
+
+from support.ui_support import Server, open_page, screenshot
+
+HTML = {"Accept": "text/html"}
+
+
+def replace_query(page: Page, text: str) -> None:
+    """Type a query into GraphiQL's editor; Monaco closes an opened brace by itself."""
+    page.locator(".graphiql-query-editor .monaco-editor").first.click()
+    page.keyboard.press("ControlOrMeta+a")
+    page.keyboard.press("Delete")
+    page.keyboard.type(text)
+    typed = page.locator(".graphiql-query-editor .view-lines").inner_text()
+    if not typed.rstrip().endswith("}"):
+        page.keyboard.type(" }")
+    page.keyboard.press("Escape")  # close the completion list over the toolbar
+
+
+def test_graphiql_runs_a_query_with_every_other_host_blocked(browser: Browser,
+                                                             server: Server) -> None:
+    token = server.key("reader")
+    context, page, watch = open_page(browser, server)
+    try:
+        page.goto(f"{server.base}/graphql")
+        page.get_by_label("API key").fill(token)
+        page.get_by_role("button", name="Open GraphiQL").click()
+        tabs = page.locator(".graphiql-tab")
+        expect(tabs).to_have_count(5, timeout=30_000)
+        page.get_by_role("button", name="New tab").click()
+        expect(tabs).to_have_count(6)
+        expect(tabs.last).to_have_class(re.compile("graphiql-tab-active"))
+        replace_query(page, "{ __typename")
+        page.locator(".graphiql-execute-button").click()
+        expect(page.locator(".graphiql-response")).to_contain_text('"__typename": "Query"',
+                                                                   timeout=30_000)
+        expect(page.get_by_role("button", name="Show GraphiQL Explorer")).to_be_attached()
+        screenshot(page, "ide", "graphiql")
+        assert token not in page.url
+        stored = page.evaluate("() => JSON.stringify(Object.assign({}, localStorage))")
+        assert token not in stored, "the key must stay out of local storage"
+        assert page.evaluate("() => sessionStorage.getItem('graphmem.apiKey')") == token
+        watch.assert_clean()
+        assert watch.left_the_server() == []
+        assert any(u.endswith("/graphql") for u in watch.requested)
+    finally:
+        context.close()
+
+
+def test_the_ide_opens_with_an_example_per_main_feature(browser: Browser,
+                                                        server: Server) -> None:
+    context, page, watch = open_page(browser, server)
+    try:
+        page.goto(f"{server.base}/graphql")
+        page.get_by_label("API key").fill(server.key("reader"))
+        page.get_by_role("button", name="Open GraphiQL").click()
+        tabs = page.locator(".graphiql-tab")
+        expect(tabs).to_have_count(5, timeout=30_000)
+        names = " ".join(tabs.all_inner_texts())
+        for operation in ("RememberFacts", "FactsAsOf", "History", "RecallRelated",
+                          "ConflictsInbox"):
+            assert operation in names
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_the_ide_page_and_the_ui_carry_the_content_security_policy(server: Server) -> None:
+    ide = httpx.get(f"{server.base}/graphql", headers=HTML)
+    ui = httpx.get(f"{server.base}/ui/")
+    assert ide.status_code == 200 and ui.status_code == 200
+    for page in (ide, ui):
+        assert page.headers["content-security-policy"] == csp.POLICY
+        assert page.headers["x-frame-options"] == "DENY"
+        assert "unpkg" not in page.text and "cdn" not in page.text.lower()
+    scripts = [line for line in ide.text.splitlines() if "<script" in line]
+    assert scripts and all('src="/ui/assets/' in line for line in scripts)
+    asset = scripts[0].split('src="')[1].split('"')[0]
+    served = httpx.get(server.base + asset)
+    assert served.status_code == 200
+    assert served.headers["content-type"].startswith("text/javascript")
+    assert "immutable" in served.headers["cache-control"]
+
+
+def test_without_a_bundle_the_pages_say_how_to_build_it(serve_ui: Callable[..., Server],
+                                                        tmp_path: Path) -> None:
+    bare = serve_ui(ui_dir=tmp_path / "missing")
+    for url, headers in ((f"{bare.base}/graphql", HTML), (f"{bare.base}/ui/", {})):
+        page = httpx.get(url, headers=headers)
+        assert page.status_code == 503
+        assert "npm ci && npm run build" in page.text and "make ui" in page.text
+        assert page.headers["content-security-policy"] == csp.POLICY
+    token = bare.key("reader")
+    answer = httpx.post(f"{bare.base}/graphql", json={"query": "{ __typename }"},
+                        headers={"Authorization": f"Bearer {token}"})
+    assert answer.json() == {"data": {"__typename": "Query"}}
+
+
+def test_assets_outside_the_bundle_are_not_served(server: Server) -> None:
+    for path in ("/ui/assets/../index.html", "/ui/assets/%2e%2e/%2e%2e/README.md",
+                 "/ui/assets/nothing.js"):
+        assert httpx.get(server.base + path).status_code == 404
