@@ -99,6 +99,12 @@ class Settings(BaseSettings):
     api_max_hops: int = Field(4, ge=1, le=10)
     api_key_cache_seconds: float = Field(5.0, ge=0, le=300, description="How long a verified"
                                          " key is trusted without a lookup (0: never).")
+    api_max_fragments: int = Field(100, ge=0, le=10_000, description="Fragment definitions"
+                                   " in one document.")
+    api_max_spreads: int = Field(500, ge=0, le=100_000, description="Fragment spreads in one"
+                                 " document.")
+    api_check_seconds: float = Field(1.0, gt=0, le=60, description="Deadline for parsing,"
+                                     " measuring and validating a new document.")
 
     @field_validator("trusted_sources", "curated_sources", "critical_categories", mode="before")
     @classmethod

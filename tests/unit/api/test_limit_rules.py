@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
-from graphmem.schema.limits import Limits, _cost, _Walk, check
-from graphmem.schema.pagination import Page, decode_cursor, encode_cursor
-from graphql import parse
+from graphmem.schema.limits import Limits, check
+from graphmem.schema.measure import Census, Measurer
+from graphmem.schema.pagination import DEFAULT_PAGE, Page, decode_cursor, encode_cursor
+from graphql import FieldNode, InlineFragmentNode, parse
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from graphmem.errors import InvalidInput
 from graphmem.http.limits import RateLimiter
@@ -47,10 +53,9 @@ def test_pages_cut_with_cursors() -> None:
 
 
 def cost(query: str, variables: dict[str, object] | None = None) -> int:
-    document = parse(query)
-    walk = _Walk({}, variables or {}, frozenset({"facts"}))
-    return _cost(document.definitions[0].selection_set, walk,  # type: ignore[attr-defined]
-                 frozenset())
+    census = Census.of(parse(query))
+    measurer = Measurer(census, variables or {}, frozenset({"facts"}), cap=10**9)
+    return measurer.selection(census.operations[0].selection_set).cost
 
 
 def test_the_cost_multiplies_paged_selections() -> None:
@@ -62,12 +67,81 @@ def test_the_cost_multiplies_paged_selections() -> None:
 
 
 def test_depth_and_aliases_are_measured_through_fragments() -> None:
-    limits = Limits(depth=3, aliases=1, cost=1000, paged=frozenset({"facts"}))
+    limits = Limits(depth=3, aliases=1, cost=1000, paged=frozenset({"facts"}), fragments=10,
+                    spreads=10)
     deep = parse("{ ...F } fragment F on Query { facts { edges { node { id } } } }")
     assert check(deep, {}, limits) == ["query depth 4 exceeds the limit of 3"]
     aliased = parse("{ a: stats { active } b: stats { active } }")
     assert check(aliased, {}, limits) == ["2 aliases exceed the limit of 1"]
     cyclic = parse("{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }")
-    assert check(cyclic, {}, limits) == []
+    assert check(cyclic, {}, limits) == ["fragment A spreads itself"]
     assert check(parse("{ __schema { types { fields { type { ofType { name } } } } } }"), {},
                  limits) == []
+
+
+# ---- the linear measure agrees with expanding every spread ---------------------------------
+def _expanded(selection_set: Any, fragments: dict[str, Any], seen: frozenset[str]
+              ) -> Iterator[tuple[Any, frozenset[str]]]:
+    """The fields of a selection with every spread expanded in place (exponential)."""
+    for node in selection_set.selections if selection_set is not None else ():
+        if isinstance(node, FieldNode):
+            if not node.name.value.startswith("__"):
+                yield node, seen
+        elif isinstance(node, InlineFragmentNode):
+            yield from _expanded(node.selection_set, fragments, seen)
+        elif node.name.value not in seen and node.name.value in fragments:
+            yield from _expanded(fragments[node.name.value].selection_set, fragments,
+                                 seen | {node.name.value})
+
+
+def _expanded_cost(selection_set: Any, fragments: dict[str, Any], seen: frozenset[str]) -> int:
+    total = 0
+    for field, inner in _expanded(selection_set, fragments, seen):
+        first = next((int(a.value.value) for a in field.arguments or () if a.name.value == "first"),
+                     DEFAULT_PAGE if field.name.value == "facts" else 1)
+        total += 1 + first * _expanded_cost(field.selection_set, fragments, inner)
+    return total
+
+
+def _expanded_depth(selection_set: Any, fragments: dict[str, Any], seen: frozenset[str]) -> int:
+    return max((1 + _expanded_depth(f.selection_set, fragments, inner)
+                for f, inner in _expanded(selection_set, fragments, seen)), default=0)
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> str:
+    """An operation and up to five fragments; fragment i spreads only later ones (no
+    cycles), with fields, pages, inline fragments and introspection mixed in."""
+    count = draw(st.integers(0, 5))
+
+    def selection(depth: int, after: int) -> str:
+        parts = []
+        for _ in range(draw(st.integers(1, 3))):
+            kind = draw(st.sampled_from(["leaf", "field", "paged", "inline", "spread", "meta"]))
+            if kind == "spread" and after < count:
+                parts.append(f"...F{draw(st.integers(after, count - 1))}")
+            elif kind in ("field", "paged") and depth < 3:
+                args = f"(first: {draw(st.integers(1, 9))})" if kind == "paged" else ""
+                name = "facts" if kind == "paged" or draw(st.booleans()) else "stats"
+                parts.append(f"{name}{args} {{ {selection(depth + 1, after)} }}")
+            elif kind == "inline" and depth < 3:
+                parts.append(f"... on Query {{ {selection(depth, after)} }}")
+            elif kind == "meta":
+                parts.append("__typename")
+            else:
+                parts.append("id")
+        return " ".join(parts)
+
+    fragments = [f"fragment F{i} on Query {{ {selection(0, i + 1)} }}" for i in range(count)]
+    return " ".join([f"{{ {selection(0, 0)} }}", *fragments])
+
+
+@settings(max_examples=300, deadline=None)
+@given(documents())
+def test_the_linear_measure_equals_expanding_every_spread(query: str) -> None:
+    census = Census.of(parse(query))
+    measure = Measurer(census, {}, frozenset({"facts"}), cap=10**60).selection(
+        census.operations[0].selection_set)
+    root = census.operations[0].selection_set
+    assert measure.cost == _expanded_cost(root, census.fragments, frozenset())
+    assert measure.depth == _expanded_depth(root, census.fragments, frozenset())
