@@ -6,8 +6,10 @@ build one explicitly and nothing changes behind its back.
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -85,6 +87,13 @@ class Settings(BaseSettings):
     port: int = Field(8080, ge=1, le=65535)
     max_body: int = Field(1024 * 1024, ge=1024)
     rate_per_min: int = Field(120, ge=1)
+    rate_max_clients: int = Field(100_000, ge=1, description="Rate buckets kept in memory.")
+    trusted_proxies: CommaList = Field((), description="Addresses or networks whose"
+                                       " X-Forwarded-For is honoured.")
+    allowed_origins: CommaList = Field((), description="Browser origins that may open a"
+                                       " WebSocket (or use keyless local mode).")
+    ws_max_operations: int = Field(20, ge=1, le=1000, description="Operations in flight on"
+                                   " one WebSocket.")
     auth_required: bool = True
     metrics_token: SecretStr | None = None
     log_level: str = Field("INFO", pattern=r"^(DEBUG|INFO|WARNING|ERROR)$")
@@ -106,11 +115,32 @@ class Settings(BaseSettings):
     api_check_seconds: float = Field(1.0, gt=0, le=60, description="Deadline for parsing,"
                                      " measuring and validating a new document.")
 
-    @field_validator("trusted_sources", "curated_sources", "critical_categories", mode="before")
+    @field_validator("trusted_sources", "curated_sources", "critical_categories",
+                     "trusted_proxies", "allowed_origins", mode="before")
     @classmethod
     def _split_commas(cls, value: Any) -> Any:
         if isinstance(value, str):
             return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("trusted_proxies", mode="after")
+    @classmethod
+    def _networks(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for entry in value:
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ValueError(f"{entry!r} is not an IP address or network") from None
+        return value
+
+    @field_validator("allowed_origins", mode="after")
+    @classmethod
+    def _origins(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for entry in value:
+            parts = urlsplit(entry)
+            if (parts.scheme not in ("http", "https") or not parts.hostname
+                    or parts.path not in ("", "/") or parts.query):
+                raise ValueError(f"{entry!r} is not an origin like https://app.example.com")
         return value
 
     @field_validator("home", mode="after")

@@ -7,6 +7,7 @@ from typing import Any
 
 from graphmem.auth import KeyStore, Principal
 from graphmem.http.broker import Broker
+from graphmem.http.limits import RateLimiter
 from graphmem.http.metrics import Metrics
 from graphmem.runtime import Runtime
 
@@ -21,3 +22,5 @@ class RequestContext:
     request_id: str
     client: str = "-"
     connection_params: dict[str, Any] | None = field(default=None)
+    credential: str | None = None  # the `Authorization` value, checked again on WebSockets
+    limiter: RateLimiter | None = None

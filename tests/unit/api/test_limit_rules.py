@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from graphmem.errors import InvalidInput
-from graphmem.http.limits import RateLimiter
+from graphmem.http.limits import RateLimiter, client_bucket
 
 
 def test_the_rate_limiter_allows_the_budget_then_refills() -> None:
@@ -26,12 +26,20 @@ def test_the_rate_limiter_allows_the_budget_then_refills() -> None:
     assert limiter.take("a", now=20.0) == 0.0
 
 
-def test_the_rate_limiter_forgets_idle_clients_when_full() -> None:
+def test_the_rate_limiter_forgets_the_least_recently_used_client_when_full() -> None:
     limiter = RateLimiter(per_minute=60, max_clients=2)
     limiter.take("a", now=0.0)
-    limiter.take("b", now=0.0)
-    limiter.take("c", now=120.0)
-    assert set(limiter._buckets) == {"c"}
+    limiter.take("b", now=1.0)
+    limiter.take("a", now=2.0)
+    limiter.take("c", now=3.0)
+    assert set(limiter._buckets) == {"a", "c"} and len(limiter) == 2
+
+
+def test_ipv6_clients_share_their_64_and_mapped_ipv4_is_ipv4() -> None:
+    assert client_bucket("2001:db8:1:2:3:4:5:6") == client_bucket("2001:db8:1:2:ffff::1")
+    assert client_bucket("2001:db8:1:2::1") != client_bucket("2001:db8:1:3::1")
+    assert client_bucket("::ffff:198.51.100.7") == "198.51.100.7" == client_bucket("198.51.100.7")
+    assert client_bucket("not-an-address") == "not-an-address"
 
 
 def test_cursors_round_trip_and_reject_forgeries() -> None:
