@@ -72,6 +72,8 @@ class Settings(BaseSettings):
     change_window_seconds: int = Field(0, ge=0)
 
     key: SecretStr | None = Field(None, description="Signing seed; unset = generated key file.")
+    key_salt: str | None = Field(None, description="Hex salt for GRAPHMEM_KEY; unset = a salt"
+                                 " file in the home.")
     encrypt: bool = True
 
     # ---- relational mirror, audit, erasure (issue 7) ----
