@@ -6,6 +6,8 @@
 #   make test    setup, a test Postgres (scripts/test-postgres.sh), then pytest
 #                (PYTEST_ARGS='-m "not postgres"' etc. pass through)
 #   make stop    stop the managed Neo4j
+#   make compose Docker: random NEO4J_PASSWORD/POSTGRES_PASSWORD in .env on first use
+#                (scripts/compose-env.sh), then `docker compose up`
 #
 # With GRAPHMEM_NEO4J_URI set (environment or .env) the managed Neo4j is neither fetched nor
 # started: graphmem uses that server.
@@ -21,7 +23,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 EXTERNAL_NEO4J := $(strip $(GRAPHMEM_NEO4J_URI)$(shell grep -s '^GRAPHMEM_NEO4J_URI=.' .env))
 
-.PHONY: setup run test test-postgres stop help
+.PHONY: setup run test test-postgres stop compose help
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -56,3 +58,7 @@ endif
 
 stop:
 	@if [ -x $(GRAPHMEM) ] && [ -z "$(EXTERNAL_NEO4J)" ]; then $(GRAPHMEM) neo4j stop; fi
+
+compose:
+	bash scripts/compose-env.sh .env
+	docker compose up
