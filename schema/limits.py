@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections import OrderedDict
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from functools import partial
@@ -169,21 +169,27 @@ class QueryLimits(SchemaExtension):
         self._checked: Checked | None = None
 
     async def on_parse(self) -> AsyncIterator[None]:
-        ctx = self.execution_context
-        if ctx.graphql_document is None and ctx.query:
-            checked = await self.documents.check(ctx.schema._schema, ctx.query,
-                                                 ctx.variables or {}, tuple(ctx.validation_rules))
-            if checked.document is None:
+        if self.execution_context.graphql_document is None:
+            checked = await self._check()
+            if checked is not None and checked.document is None:
                 raise _fresh(checked.errors)[0]
-            ctx.graphql_document = checked.document
-            self._checked = checked
+            if checked is not None:
+                self.execution_context.graphql_document = checked.document
         yield
 
-    def on_validate(self) -> Iterator[None]:
+    async def on_validate(self) -> AsyncIterator[None]:
         ctx = self.execution_context
-        if self._checked is not None and ctx.pre_execution_errors is None:
-            ctx.pre_execution_errors = _fresh(self._checked.errors)
+        checked = self._checked or await self._check()  # a document parsed elsewhere too
+        if checked is not None and ctx.pre_execution_errors is None:
+            ctx.pre_execution_errors = _fresh(checked.errors)
         yield
+
+    async def _check(self) -> Checked | None:
+        ctx = self.execution_context
+        if ctx.query:
+            self._checked = await self.documents.check(
+                ctx.schema._schema, ctx.query, ctx.variables or {}, tuple(ctx.validation_rules))
+        return self._checked
 
 
 def check(document: DocumentNode, variables: dict[str, Any], limits: Limits) -> list[str]:
