@@ -12,6 +12,8 @@
 #                build into ui/dist (needs Node.js 20.19+ and npm)
 #   make lint    ruff, mypy --strict and the import-linter contracts (scripts/lint.sh)
 #   make stop    stop the managed Neo4j
+#   make compose Docker: random NEO4J_PASSWORD/POSTGRES_PASSWORD in .env on first use
+#                (scripts/compose-env.sh), then `docker compose up`
 #
 # With GRAPHMEM_NEO4J_URI set (environment or .env) the managed Neo4j is neither fetched nor
 # started: graphmem uses that server.
@@ -32,7 +34,7 @@ UI_SOURCES := $(shell find ui/src ui/index.html ui/ide.html ui/vite.config.ts ui
 UI_BUNDLE := ui/dist/index.html
 UI_MODULES := ui/node_modules/.package-lock.json
 
-.PHONY: setup run test test-postgres lint stop help ui ui-if-missing
+.PHONY: setup run test test-postgres lint stop compose help ui ui-if-missing
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -86,3 +88,7 @@ lint: $(STAMP)
 
 stop:
 	@if [ -x $(GRAPHMEM) ] && [ -z "$(EXTERNAL_NEO4J)" ]; then $(GRAPHMEM) neo4j stop; fi
+
+compose:
+	bash scripts/compose-env.sh .env
+	docker compose up

@@ -50,5 +50,10 @@ class LLMUnavailable(GraphMemError):
     """No model is configured, or the configured endpoint failed."""
 
 
+class LLMCallFailed(LLMUnavailable):
+    """The configured endpoint failed or answered nothing usable. The message names the
+    endpoint and quotes it, for the operator: the API logs it and answers a reference."""
+
+
 class BudgetExceeded(GraphMemError):
     """A hard budget (critical facts, traversal) would be exceeded; we fail, never truncate."""

@@ -1,10 +1,11 @@
 """The one module that talks to a chat model: any OpenAI-compatible endpoint via `openai`.
 
 Transport failures (429, 5xx) are retried with backoff by the openai client itself
-(`GRAPHMEM_LLM_MAX_RETRIES`); what is left is turned into one `LLMUnavailable` line that
-names the endpoint and what to check. Structured output is asked for where the endpoint
-supports it: `auto` tries a JSON schema, then JSON mode, then plain text, and remembers
-what worked, so only the first call against a limited endpoint pays for the probe.
+(`GRAPHMEM_LLM_MAX_RETRIES`); what is left is turned into one `LLMCallFailed` line that
+names the endpoint and what to check (the API keeps that line in its log). Structured
+output is asked for where the endpoint supports it: `auto` tries a JSON schema, then JSON
+mode, then plain text, and remembers what worked, so only the first call against a limited
+endpoint pays for the probe.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from typing import Any
 
 import openai
 
-from graphmem.errors import ConfigError, LLMUnavailable
+from graphmem.errors import ConfigError, LLMCallFailed
 from graphmem.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -30,24 +31,24 @@ def _first_line(error: Exception) -> str:
     return str(text).strip().splitlines()[0][:300]
 
 
-def unavailable(settings: Settings, error: Exception) -> LLMUnavailable:
+def unavailable(settings: Settings, error: Exception) -> LLMCallFailed:
     """One line: which endpoint failed, how, and what to check."""
     where = f"LLM endpoint {settings.llm_base_url} (model {settings.llm_model})"
     if isinstance(error, openai.APITimeoutError):
-        return LLMUnavailable(f"{where} timed out after {settings.llm_timeout:g}s:"
+        return LLMCallFailed(f"{where} timed out after {settings.llm_timeout:g}s:"
                               " raise GRAPHMEM_LLM_TIMEOUT or check the server")
     if isinstance(error, openai.APIConnectionError):
-        return LLMUnavailable(f"{where} is unreachable: check GRAPHMEM_LLM_BASE_URL and that"
+        return LLMCallFailed(f"{where} is unreachable: check GRAPHMEM_LLM_BASE_URL and that"
                               " the server is up")
     if isinstance(error, openai.AuthenticationError | openai.PermissionDeniedError):
-        return LLMUnavailable(f"{where} refused the credentials: check GRAPHMEM_LLM_API_KEY")
+        return LLMCallFailed(f"{where} refused the credentials: check GRAPHMEM_LLM_API_KEY")
     if isinstance(error, openai.NotFoundError):
-        return LLMUnavailable(f"{where} answered 404 ({_first_line(error)}): check"
+        return LLMCallFailed(f"{where} answered 404 ({_first_line(error)}): check"
                               " GRAPHMEM_LLM_MODEL and GRAPHMEM_LLM_BASE_URL (usually ends in /v1)")
     if isinstance(error, openai.APIStatusError):
-        return LLMUnavailable(f"{where} answered {error.status_code} after"
+        return LLMCallFailed(f"{where} answered {error.status_code} after"
                               f" {settings.llm_max_retries} retries: {_first_line(error)}")
-    return LLMUnavailable(f"{where} failed: {_first_line(error)}")
+    return LLMCallFailed(f"{where} failed: {_first_line(error)}")
 
 
 def _about_response_format(error: openai.APIStatusError) -> bool:

@@ -6,8 +6,10 @@ build one explicitly and nothing changes behind its back.
 
 from __future__ import annotations
 
+import ipaddress
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -70,6 +72,8 @@ class Settings(BaseSettings):
     change_window_seconds: int = Field(0, ge=0)
 
     key: SecretStr | None = Field(None, description="Signing seed; unset = generated key file.")
+    key_salt: str | None = Field(None, description="Hex salt for GRAPHMEM_KEY; unset = a salt"
+                                 " file in the home.")
     encrypt: bool = True
 
     # ---- relational mirror, audit, erasure ----
@@ -85,6 +89,13 @@ class Settings(BaseSettings):
     port: int = Field(8080, ge=1, le=65535)
     max_body: int = Field(1024 * 1024, ge=1024)
     rate_per_min: int = Field(120, ge=1)
+    rate_max_clients: int = Field(100_000, ge=1, description="Rate buckets kept in memory.")
+    trusted_proxies: CommaList = Field((), description="Addresses or networks whose"
+                                       " X-Forwarded-For is honoured.")
+    allowed_origins: CommaList = Field((), description="Browser origins that may open a"
+                                       " WebSocket (or use keyless local mode).")
+    ws_max_operations: int = Field(20, ge=1, le=1000, description="Operations in flight on"
+                                   " one WebSocket.")
     auth_required: bool = True
     metrics_token: SecretStr | None = None
     log_level: str = Field("INFO", pattern=r"^(DEBUG|INFO|WARNING|ERROR)$")
@@ -99,6 +110,12 @@ class Settings(BaseSettings):
     api_max_hops: int = Field(4, ge=1, le=10)
     api_key_cache_seconds: float = Field(5.0, ge=0, le=300, description="How long a verified"
                                          " key is trusted without a lookup (0: never).")
+    api_max_fragments: int = Field(100, ge=0, le=10_000, description="Fragment definitions"
+                                   " in one document.")
+    api_max_spreads: int = Field(500, ge=0, le=100_000, description="Fragment spreads in one"
+                                 " document.")
+    api_check_seconds: float = Field(1.0, gt=0, le=60, description="Deadline for parsing,"
+                                     " measuring and validating a new document.")
 
     # ---- web UI and Neo4j Browser ----
     ui_dir: Path | None = Field(None, description="The built web UI (index.html, ide.html,"
@@ -107,11 +124,32 @@ class Settings(BaseSettings):
                                    description="The address browsers reach graphmem at;"
                                    " unset = http://HOST:PORT (127.0.0.1 for a wildcard host).")
 
-    @field_validator("trusted_sources", "curated_sources", "critical_categories", mode="before")
+    @field_validator("trusted_sources", "curated_sources", "critical_categories",
+                     "trusted_proxies", "allowed_origins", mode="before")
     @classmethod
     def _split_commas(cls, value: Any) -> Any:
         if isinstance(value, str):
             return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("trusted_proxies", mode="after")
+    @classmethod
+    def _networks(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for entry in value:
+            try:
+                ipaddress.ip_network(entry, strict=False)
+            except ValueError:
+                raise ValueError(f"{entry!r} is not an IP address or network") from None
+        return value
+
+    @field_validator("allowed_origins", mode="after")
+    @classmethod
+    def _origins(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for entry in value:
+            parts = urlsplit(entry)
+            if (parts.scheme not in ("http", "https") or not parts.hostname
+                    or parts.path not in ("", "/") or parts.query):
+                raise ValueError(f"{entry!r} is not an origin like https://app.example.com")
         return value
 
     @field_validator("home", mode="after")

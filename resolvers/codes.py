@@ -1,7 +1,8 @@
 """Error codes the API answers with, from graphmem's error classes.
 
-A code whose message is safe to show keeps it; for INTERNAL and store outages the client
-gets a reference id and the server log holds the detail under the same id.
+A code whose message is safe to show keeps it; for INTERNAL, store outages and a failing
+model endpoint (whose message names its URL and quotes its answer) the client gets a
+reference id and the server log holds the detail under the same id.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from graphmem.errors import (
     AccessDenied,
     BudgetExceeded,
     InvalidInput,
+    LLMCallFailed,
     LLMUnavailable,
     Neo4jUnavailable,
     NotFound,
@@ -36,16 +38,18 @@ _SHOWN: tuple[tuple[type[Exception], str], ...] = (
 _MASKED: tuple[tuple[type[Exception], str], ...] = (
     (Neo4jUnavailable, UNAVAILABLE),
     (StoreUnavailable, UNAVAILABLE),
+    (LLMCallFailed, UNAVAILABLE),
 )
 
 
 def code_for(error: BaseException | None) -> tuple[str, bool]:
-    """(code, whether the message may be shown to the client)."""
+    """(code, whether the message may be shown to the client); masked classes first, as
+    one may refine a shown one."""
     if error is not None:
-        for cls, code in _SHOWN:
-            if isinstance(error, cls):
-                return code, True
         for cls, code in _MASKED:
             if isinstance(error, cls):
                 return code, False
+        for cls, code in _SHOWN:
+            if isinstance(error, cls):
+                return code, True
     return INTERNAL, False

@@ -9,6 +9,7 @@ from graphmem.auth import KeyStore, Principal
 from graphmem.runtime import Runtime
 from graphmem.service.broker import Broker
 from graphmem.service.metrics import Metrics
+from graphmem.service.rates import RateLimiter
 
 
 @dataclass
@@ -21,3 +22,5 @@ class RequestContext:
     request_id: str
     client: str = "-"
     connection_params: dict[str, Any] | None = field(default=None)
+    credential: str | None = None  # the `Authorization` value, checked again on WebSockets
+    limiter: RateLimiter | None = None

@@ -1,43 +1,48 @@
-"""GraphQL validation limits: tokens, depth, aliases and a cost budget; `hops` and pages capped.
+"""GraphQL validation limits: tokens, fragments, spreads, depth, aliases and a cost budget;
+`hops` and pages capped.
 
-Depth, aliases and cost are measured in one walk of the parsed document, with the variables
-known. One extension does what every request repeats, each once per distinct query text:
-parsing (token-limited), graphql-core's validation (no rule depends on the request) and the
-limit walk (once per query text and integer variables, the only ones `first` can take).
+Every request repeats parsing (token-limited), graphql-core's validation (no rule depends on
+the request) and the limit walk; one extension does each once per distinct query text (the
+walk once per query text and integer variables, the only ones `first` can take) and keeps
+the outcome. A document not seen before is checked on a small pool of worker threads, never
+on the event loop, within GRAPHMEM_API_CHECK_SECONDS: the limit walk is linear
+(graphmem.schema.measure) and runs first, so graphql-core only validates a document within
+every cap, and a deadline (graphmem.schema.deadline) stops whatever still runs too long.
 Cost: every field costs 1, and a field taking `first` multiplies the cost of its selection by
 it (the default page size when omitted). Introspection fields are free and add no depth.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+import asyncio
+import threading
+from collections import OrderedDict
+from collections.abc import AsyncIterator, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
-from functools import lru_cache, partial
-from typing import Any
+from functools import partial
+from typing import Any, Generic, TypeVar
 
-from graphql import (
-    DocumentNode,
-    FieldNode,
-    FragmentDefinitionNode,
-    FragmentSpreadNode,
-    GraphQLError,
-    InlineFragmentNode,
-    IntValueNode,
-    OperationDefinitionNode,
-    SelectionSetNode,
-    VariableNode,
-)
+from graphql import DocumentNode, GraphQLError, GraphQLSchema
 from graphql.language.parser import parse
-from graphql.validation import ASTValidationRule, validate
+from graphql.validation import ASTValidationRule
 from strawberry.extensions import SchemaExtension
+from strawberry.schema.schema import validate_document
 
 from graphmem.errors import InvalidInput
-from graphmem.schema.pagination import DEFAULT_PAGE
+from graphmem.schema.deadline import TooSlow, within
+from graphmem.schema.measure import Census, FragmentCycle, Measurer
 from graphmem.settings import Settings
 
 MAX_TOKENS = 20_000
 CACHED_DOCUMENTS = 512
+CHECK_THREADS = 2
 MAX_RETENTION_DAYS = 1_000_000
+
+K = TypeVar("K")
+V = TypeVar("V")
+Rules = tuple[type[ASTValidationRule], ...]
+Ints = tuple[tuple[str, int], ...]
 
 
 @dataclass(frozen=True)
@@ -46,146 +51,182 @@ class Limits:
     aliases: int
     cost: int
     paged: frozenset[str]
+    fragments: int
+    spreads: int
+    seconds: float = 1.0
 
 
 @dataclass(frozen=True)
-class _Walk:
-    fragments: dict[str, FragmentDefinitionNode]
-    variables: dict[str, Any]
-    paged: frozenset[str]
+class Checked:
+    """A document's outcome: the parsed document (None when it does not parse) and the
+    errors to answer with (none: execute it)."""
+
+    document: DocumentNode | None
+    errors: tuple[GraphQLError, ...]
+
+
+class _Lru(Generic[K, V]):
+    """A bounded, thread-safe mapping that forgets the least recently used entry."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._items: OrderedDict[K, V] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: K) -> V | None:
+        with self._lock:
+            found = self._items.get(key)
+            if found is not None:
+                self._items.move_to_end(key)
+            return found
+
+    def put(self, key: K, value: V) -> None:
+        with self._lock:
+            self._items[key] = value
+            self._items.move_to_end(key)
+            if len(self._items) > self.size:
+                self._items.popitem(last=False)
 
 
 class Documents:
-    """Per schema, bounded: parsed documents by query text, validation errors by document,
-    limit problems by query text and integer variables."""
+    """Per schema, bounded: parsed documents by query text, validation errors by query
+    text, and outcomes by query text and integer variables."""
 
     def __init__(self, limits: Limits, size: int = CACHED_DOCUMENTS) -> None:
         self.limits = limits
-        self.parse = lru_cache(maxsize=size)(partial(parse, max_tokens=MAX_TOKENS))
-        self._validate = lru_cache(maxsize=size)(_validate)
-        self._problems = lru_cache(maxsize=size)(self._check)
+        self._parsed: _Lru[str, DocumentNode | GraphQLError] = _Lru(size)
+        self._validated: _Lru[tuple[str, Rules], tuple[GraphQLError, ...]] = _Lru(size)
+        self._checked: _Lru[tuple[str, Ints], Checked] = _Lru(size)
+        self._pool = ThreadPoolExecutor(CHECK_THREADS, thread_name_prefix="graphmem-check")
 
-    def errors(self, schema: Any, document: DocumentNode, query: str,
-               variables: dict[str, Any], rules: tuple[type[ASTValidationRule], ...]
-               ) -> list[GraphQLError]:
-        """Validation errors, then limit problems; fresh objects (error handling edits them)."""
-        ints = tuple(sorted((k, v) for k, v in variables.items()
-                            if isinstance(v, int) and not isinstance(v, bool)))
-        found = [*self._validate(schema, document, rules),
-                 *(GraphQLError(p) for p in self._problems(query, document, ints))]
-        return [GraphQLError(e.message, e.nodes, e.source, e.positions, e.path,
-                             e.original_error) for e in found]
+    async def check(self, schema: GraphQLSchema, query: str, variables: dict[str, Any],
+                    rules: Rules) -> Checked:
+        """The outcome for this query text: from the cache, else worked out on the pool."""
+        key = (query, _ints(variables))
+        found = self._checked.get(key)
+        if found is None:
+            loop = asyncio.get_running_loop()
+            found = await loop.run_in_executor(self._pool, self.check_now, schema, query,
+                                               key[1], rules)
+        return found
 
-    def _check(self, query: str, document: DocumentNode,
-               ints: tuple[tuple[str, int], ...]) -> tuple[str, ...]:
-        return tuple(check(document, dict(ints), self.limits))
+    def check_now(self, schema: GraphQLSchema, query: str, ints: Ints,
+                  rules: Rules) -> Checked:
+        """Parse, walk the limits, then validate, within the deadline (on a worker thread)."""
+        try:
+            found: Checked = within(self.limits.seconds,
+                                    partial(self._work, schema, query, ints, rules))
+        except TooSlow:
+            return Checked(None, (GraphQLError(
+                f"checking this query took longer than {self.limits.seconds:g}s"
+                " (GRAPHMEM_API_CHECK_SECONDS): send a smaller or simpler document"),))
+        self._checked.put((query, ints), found)
+        return found
+
+    def _work(self, schema: GraphQLSchema, query: str, ints: Ints, rules: Rules) -> Checked:
+        document = self._parse(query)
+        if isinstance(document, GraphQLError):
+            return Checked(None, (document,))
+        problems = check(document, dict(ints), self.limits)
+        if problems:
+            return Checked(document, tuple(GraphQLError(p) for p in problems))
+        errors = self._validated.get((query, rules))
+        if errors is None:
+            errors = tuple(validate_document(schema, document, rules))
+            self._validated.put((query, rules), errors)
+        return Checked(document, errors)
+
+    def _parse(self, query: str) -> DocumentNode | GraphQLError:
+        found = self._parsed.get(query)
+        if found is None:
+            try:
+                found = parse(query, max_tokens=MAX_TOKENS)
+            except GraphQLError as e:
+                found = e
+            self._parsed.put(query, found)
+        return found
 
 
-def _validate(schema: Any, document: DocumentNode,
-              rules: tuple[type[ASTValidationRule], ...]) -> tuple[GraphQLError, ...]:
-    return tuple(validate(schema, document, rules))
+def _ints(variables: dict[str, Any]) -> Ints:
+    return tuple(sorted((k, v) for k, v in variables.items()
+                        if isinstance(v, int) and not isinstance(v, bool)))
+
+
+def _fresh(errors: tuple[GraphQLError, ...]) -> list[GraphQLError]:
+    """Copies: error handling edits the errors it is given, and these are cached."""
+    return [GraphQLError(e.message, e.nodes, e.source, e.positions, e.path, e.original_error)
+            for e in errors]
 
 
 class QueryLimits(SchemaExtension):
     """The one extension on every request: parse and validate through the document cache,
-    and refuse a document over its token, depth, alias or cost limit (BAD_USER_INPUT). One
-    extension rather than four: each adds hook plumbing to every request."""
+    and refuse a document over its token, fragment, spread, depth, alias or cost limit
+    (BAD_USER_INPUT). One extension rather than several: each adds hook plumbing to every
+    request."""
 
     def __init__(self, documents: Documents) -> None:
         self.documents = documents
+        self._checked: Checked | None = None
 
-    def on_parse(self) -> Iterator[None]:
-        ctx = self.execution_context
-        if ctx.graphql_document is None and ctx.query:
-            ctx.graphql_document = self.documents.parse(ctx.query)
+    async def on_parse(self) -> AsyncIterator[None]:
+        if self.execution_context.graphql_document is None:
+            checked = await self._check()
+            if checked is not None and checked.document is None:
+                raise _fresh(checked.errors)[0]
+            if checked is not None:
+                self.execution_context.graphql_document = checked.document
         yield
 
-    def on_validate(self) -> Iterator[None]:
+    async def on_validate(self) -> AsyncIterator[None]:
         ctx = self.execution_context
-        if ctx.graphql_document is not None and ctx.query and ctx.pre_execution_errors is None:
-            ctx.pre_execution_errors = self.documents.errors(
-                ctx.schema._schema, ctx.graphql_document, ctx.query, ctx.variables or {},
-                tuple(ctx.validation_rules))
+        checked = self._checked or await self._check()  # a document parsed elsewhere too
+        if checked is not None and ctx.pre_execution_errors is None:
+            ctx.pre_execution_errors = _fresh(checked.errors)
         yield
+
+    async def _check(self) -> Checked | None:
+        ctx = self.execution_context
+        if ctx.query:
+            self._checked = await self.documents.check(
+                ctx.schema._schema, ctx.query, ctx.variables or {}, tuple(ctx.validation_rules))
+        return self._checked
 
 
 def check(document: DocumentNode, variables: dict[str, Any], limits: Limits) -> list[str]:
-    fragments = {d.name.value: d for d in document.definitions
-                 if isinstance(d, FragmentDefinitionNode)}
-    walk = _Walk(fragments, variables, limits.paged)
-    operations = [d for d in document.definitions if isinstance(d, OperationDefinitionNode)]
+    """What is wrong with the document's size; the caps first, so nothing over them is
+    measured any further."""
+    census = Census.of(document)
     problems = []
-    aliases = sum(_aliases(d.selection_set) for d in document.definitions
-                  if isinstance(d, OperationDefinitionNode | FragmentDefinitionNode))
-    if aliases > limits.aliases:
-        problems.append(f"{aliases} aliases exceed the limit of {limits.aliases}")
-    depth = max((_depth(o.selection_set, walk, frozenset()) for o in operations), default=0)
+    if census.fragment_count > limits.fragments:
+        problems.append(f"{census.fragment_count} fragments exceed the limit of"
+                        f" {limits.fragments}")
+    if census.spreads > limits.spreads:
+        problems.append(f"{census.spreads} fragment spreads exceed the limit of"
+                        f" {limits.spreads}")
+    if problems:
+        return problems
+    if census.aliases > limits.aliases:
+        problems.append(f"{census.aliases} aliases exceed the limit of {limits.aliases}")
+    try:
+        measurer = Measurer(census, variables, limits.paged, limits.cost + 1)
+    except FragmentCycle as e:
+        return [*problems, f"fragment {e.name} spreads itself"]
+    measures = [measurer.selection(o.selection_set) for o in census.operations]
+    depth = max((m.depth for m in measures), default=0)
     if depth > limits.depth:
         problems.append(f"query depth {depth} exceeds the limit of {limits.depth}")
-    cost = max((_cost(o.selection_set, walk, frozenset()) for o in operations), default=0)
+    cost = max((m.cost for m in measures), default=0)
     if cost > limits.cost:
-        problems.append(f"query cost {cost} exceeds the budget of {limits.cost}: ask for"
-                        " fewer fields, smaller pages (first) or fewer aliases")
+        problems.append(f"query cost exceeds the budget of {limits.cost}: ask for fewer"
+                        " fields, smaller pages (first) or fewer aliases")
     return problems
-
-
-def _children(selection_set: SelectionSetNode | None, walk: _Walk,
-              seen: frozenset[str]) -> Iterator[tuple[FieldNode, frozenset[str]]]:
-    """The fields of a selection, fragments spread in (each fragment once per path)."""
-    if selection_set is None:
-        return
-    for node in selection_set.selections:
-        if isinstance(node, FieldNode):
-            if not node.name.value.startswith("__"):
-                yield node, seen
-        elif isinstance(node, InlineFragmentNode):
-            yield from _children(node.selection_set, walk, seen)
-        elif isinstance(node, FragmentSpreadNode) and node.name.value not in seen:
-            fragment = walk.fragments.get(node.name.value)
-            if fragment is not None:
-                yield from _children(fragment.selection_set, walk, seen | {node.name.value})
-
-
-def _cost(selection_set: SelectionSetNode | None, walk: _Walk, seen: frozenset[str]) -> int:
-    return sum(1 + _multiplier(field, walk) * _cost(field.selection_set, walk, inner)
-               for field, inner in _children(selection_set, walk, seen))
-
-
-def _depth(selection_set: SelectionSetNode | None, walk: _Walk, seen: frozenset[str]) -> int:
-    return max((1 + _depth(field.selection_set, walk, inner)
-                for field, inner in _children(selection_set, walk, seen)), default=0)
-
-
-def _aliases(selection_set: SelectionSetNode | None) -> int:
-    if selection_set is None:
-        return 0
-    total = 0
-    for node in selection_set.selections:
-        if isinstance(node, FieldNode):
-            total += (node.alias is not None) + _aliases(node.selection_set)
-        elif isinstance(node, InlineFragmentNode):
-            total += _aliases(node.selection_set)
-    return total
-
-
-def _multiplier(node: FieldNode, walk: _Walk) -> int:
-    for argument in node.arguments or ():
-        if argument.name.value != "first":
-            continue
-        value = argument.value
-        if isinstance(value, IntValueNode):
-            return max(1, int(value.value))
-        if isinstance(value, VariableNode):
-            given = walk.variables.get(value.name.value)
-            if isinstance(given, int) and not isinstance(given, bool):
-                return max(1, given)
-    return DEFAULT_PAGE if node.name.value in walk.paged else 1
 
 
 def extensions(settings: Settings, paged: frozenset[str]) -> list[Callable[[], Any]]:
     """The per-request extension factory, over one document cache for the schema."""
     limits = Limits(settings.api_max_depth, settings.api_max_aliases,
-                    settings.api_max_complexity, paged)
+                    settings.api_max_complexity, paged, settings.api_max_fragments,
+                    settings.api_max_spreads, settings.api_check_seconds)
     return [partial(QueryLimits, Documents(limits))]
 
 

@@ -1,10 +1,13 @@
 """docker-compose.yml and the Dockerfile: validated by Compose itself where it is installed
 (`docker compose` or the standalone `docker-compose`; neither needs a running engine), and
-always checked for structure and consistency with the settings graphmem reads.
+always checked for structure and consistency with the settings graphmem reads. No password
+is ever written in the file: they are required variables, which scripts/compose-env.sh
+generates on first use.
 """
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -20,6 +23,8 @@ ROOT = Path(__file__).resolve().parents[1]
 COMPOSE = ROOT / "docker-compose.yml"
 DOCKERFILE = ROOT / "Dockerfile"
 _DEFAULTED = re.compile(r"\$\{([A-Z_][A-Z0-9_]*):-([^}]*)\}")
+_REQUIRED = re.compile(r"\$\{([A-Z_][A-Z0-9_]*):\?([^}]*)\}")
+SCRIPT = ROOT / "scripts" / "compose-env.sh"
 
 
 def compose_cli() -> list[str] | None:
@@ -33,10 +38,22 @@ def compose_cli() -> list[str] | None:
     return None
 
 
-def defaults(value: Any) -> str:
-    """A Compose value with every `${VAR:-default}` replaced by its default."""
-    assert "$" not in _DEFAULTED.sub("", str(value)), f"{value!r}: give every variable a default"
-    return _DEFAULTED.sub(lambda m: m.group(2), str(value))
+def generated_env(tmp: Path) -> dict[str, str]:
+    """What scripts/compose-env.sh writes into a fresh .env."""
+    env_file = tmp / ".env"
+    subprocess.run(["bash", str(SCRIPT), str(env_file)], check=True, capture_output=True,
+                   timeout=60)
+    lines = env_file.read_text().splitlines()
+    return dict(line.split("=", 1) for line in lines if line)
+
+
+def resolve(value: Any, env: dict[str, str]) -> str:
+    """A Compose value with `${VAR:-default}` replaced by its default and `${VAR:?why}` by
+    the variable from `env` (Compose refuses to start without it)."""
+    text = _DEFAULTED.sub(lambda m: m.group(2), str(value))
+    text = _REQUIRED.sub(lambda m: env[m.group(1)], text)
+    assert "$" not in text, f"{value!r}: a variable with neither default nor requirement"
+    return text
 
 
 @pytest.fixture(scope="module")
@@ -46,14 +63,16 @@ def compose() -> dict[str, Any]:
     return doc
 
 
-def test_compose_config_validates() -> None:
+def test_compose_config_validates(tmp_path: Path) -> None:
     cli = compose_cli()
     if cli is None:
         # No Compose on this machine: the structural tests below are the whole check.
         assert isinstance(yaml.safe_load(COMPOSE.read_text()), dict)
         return
-    proc = subprocess.run([*cli, "-f", str(COMPOSE), "config", "-q"], cwd=ROOT,
-                          capture_output=True, text=True, check=False, timeout=60)
+    generated_env(tmp_path)
+    proc = subprocess.run([*cli, "-f", str(COMPOSE), "--env-file", str(tmp_path / ".env"),
+                           "config", "-q"], cwd=ROOT, capture_output=True, text=True,
+                          check=False, timeout=60)
     assert proc.returncode == 0, proc.stderr
 
 
@@ -79,11 +98,55 @@ def test_every_service_has_a_healthcheck(compose: dict[str, Any]) -> None:
     }
 
 
-def test_graphmem_reaches_the_other_two_with_their_credentials(compose: dict[str, Any]) -> None:
+def test_no_password_is_committed_and_every_one_is_required(compose: dict[str, Any]) -> None:
+    text = COMPOSE.read_text()
+    for name, service in compose["services"].items():
+        for key, value in (service.get("environment") or {}).items():
+            if "PASSWORD" in key or key in ("NEO4J_AUTH", "GRAPHMEM_DATABASE_URL"):
+                assert not _DEFAULTED.search(str(value)), f"{name}.{key} has a default"
+                assert _REQUIRED.search(str(value)), f"{name}.{key} is not a required variable"
+    for former in ("graphmem-change-me", "POSTGRES_PASSWORD:-", "NEO4J_PASSWORD:-"):
+        assert former not in text
+
+
+def test_compose_refuses_to_start_without_the_passwords(tmp_path: Path) -> None:
+    cli = compose_cli()
+    if cli is None:
+        # No Compose here: the required-variable syntax above is what makes it refuse.
+        assert _REQUIRED.search(COMPOSE.read_text())
+        return
+    empty = tmp_path / "empty.env"
+    empty.write_text("")
+    environment = {k: v for k, v in os.environ.items()
+                   if k not in ("NEO4J_PASSWORD", "POSTGRES_PASSWORD")}
+    proc = subprocess.run([*cli, "-f", str(COMPOSE), "--env-file", str(empty), "config", "-q"],
+                          cwd=tmp_path, capture_output=True, text=True, check=False,
+                          timeout=60, env=environment)
+    assert proc.returncode != 0 and "compose-env.sh" in proc.stderr
+
+
+def test_the_passwords_are_generated_once_and_kept(tmp_path: Path) -> None:
+    (tmp_path / ".env").write_text("GRAPHMEM_LOG_LEVEL=DEBUG")  # an existing file is kept
+    first = generated_env(tmp_path)
+    assert first["GRAPHMEM_LOG_LEVEL"] == "DEBUG"
+    neo4j, postgres = first["NEO4J_PASSWORD"], first["POSTGRES_PASSWORD"]
+    assert re.fullmatch(r"[0-9a-f]{32}", neo4j) and re.fullmatch(r"[0-9a-f]{32}", postgres)
+    assert neo4j != postgres
+    assert (tmp_path / ".env").stat().st_mode & 0o077 == 0
+    assert generated_env(tmp_path) == first  # a second run changes nothing
+    other = tmp_path / "other"
+    other.mkdir()
+    assert generated_env(other)["NEO4J_PASSWORD"] != neo4j  # random, not a constant
+
+
+def test_graphmem_reaches_the_other_two_with_their_credentials(compose: dict[str, Any],
+                                                               tmp_path: Path) -> None:
     services = compose["services"]
-    env = {k: defaults(v) for k, v in services["graphmem"]["environment"].items()}
-    neo4j_user, neo4j_password = defaults(services["neo4j"]["environment"]["NEO4J_AUTH"]).split("/")
-    pg = {k: defaults(v) for k, v in services["postgres"]["environment"].items()}
+    generated = generated_env(tmp_path)
+    env = {k: resolve(v, generated) for k, v in services["graphmem"]["environment"].items()}
+    neo4j_user, neo4j_password = resolve(services["neo4j"]["environment"]["NEO4J_AUTH"],
+                                         generated).split("/")
+    pg = {k: resolve(v, generated) for k, v in services["postgres"]["environment"].items()}
     assert env["GRAPHMEM_NEO4J_URI"] == "bolt://neo4j:7687"
     assert (env["GRAPHMEM_NEO4J_USER"], env["GRAPHMEM_NEO4J_PASSWORD"]) == (
         neo4j_user, neo4j_password)

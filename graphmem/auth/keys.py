@@ -35,6 +35,9 @@ PREFIX = "gm_sk_"
 _TOKEN = re.compile(r"^gm_sk_([0-9a-f]{12})_([A-Za-z0-9_\-]{43})$")
 _NAME = re.compile(r"^[A-Za-z0-9_.@:\-]{1,128}$")
 _OUTDATED = "the relational store has no API key tables: run `graphmem migrate up`"
+# One answer for a key that does not exist and one that was revoked: a caller holding a
+# guessed or stolen key learns nothing about which it is.
+INVALID = "the API key is unknown or revoked"
 
 
 @dataclass(frozen=True)
@@ -134,11 +137,9 @@ class KeyStore:
             "SELECT k.id, k.revoked_at, p.id, p.name, p.tenant, p.role, p.spaces"
             " FROM api_keys k JOIN principals p ON p.id = k.principal_id WHERE k.digest = ?",
             (digest,))
-        if not rows or rows[0][0] != match.group(1):
-            raise Unauthenticated("the API key is not known")
-        key_id, revoked, pid, name, tenant, role, spaces = rows[0]
-        if revoked is not None:
-            raise Unauthenticated("the API key was revoked")
+        if not rows or rows[0][0] != match.group(1) or rows[0][1] is not None:
+            raise Unauthenticated(INVALID)
+        key_id, _, pid, name, tenant, role, spaces = rows[0]
         principal = Principal(pid, name, tenant, role, _spaces(spaces), key_id=key_id)
         self._verified.put(digest, principal, stamp)
         return principal

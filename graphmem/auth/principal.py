@@ -41,14 +41,14 @@ class Principal:
 
     def space(self, raw: str | None) -> Space:
         """The space a request names: `user/agent/run` in the principal's tenant, or
-        `tenant/user/agent/run` with the principal's own tenant (any tenant for local)."""
+        `tenant/user/agent/run` with the principal's own tenant."""
         parts = [p if p else DEFAULT_PART for p in (raw or "").split("/")] if raw else []
         if len(parts) > 4:
             raise InvalidInput(f"space {raw!r} has more than four parts (tenant/user/agent/run)")
         tenant = self.tenant
         if len(parts) == 4:
             tenant = parts.pop(0)
-            if tenant != self.tenant and not self.local:
+            if tenant != self.tenant:
                 raise AccessDenied(f"space {raw!r} belongs to another tenant")
         try:
             return Space(tenant, *parts)
@@ -57,9 +57,9 @@ class Principal:
 
     def tenant_space(self, raw: str | None) -> Space:
         """The tenant a request names (default: the principal's own) as its default space;
-        another tenant is denied, except to the local admin."""
+        another tenant is denied."""
         tenant = self.tenant if raw is None else raw
-        if tenant != self.tenant and not self.local:
+        if tenant != self.tenant:
             raise AccessDenied(f"tenant {raw!r} is not {self.name!r}'s tenant")
         try:
             return Space(tenant)
@@ -82,13 +82,13 @@ class Principal:
     def holds_user(self, space: Space) -> bool:
         """In scope for every space of the space's user: the tenant's, and allowed either
         the whole tenant or that user as a whole (`alice`, not just `alice/bot`)."""
-        if space.tenant != self.tenant and not self.local:
+        if space.tenant != self.tenant:
             return False
         return self.spaces is None or space.user in self.spaces
 
     def admits(self, space: Space) -> bool:
         """In scope: the principal's tenant and, when restricted, one of its allowed spaces."""
-        if space.tenant != self.tenant and not self.local:
+        if space.tenant != self.tenant:
             return False
         if self.spaces is None:
             return True
@@ -111,6 +111,7 @@ def check_spaces(spaces: tuple[str, ...] | None) -> tuple[str, ...] | None:
     return tuple(dict.fromkeys(spaces))
 
 
-def local_admin(tenant: str = DEFAULT_PART) -> Principal:
-    """The keyless caller from loopback when GRAPHMEM_AUTH_REQUIRED=off."""
-    return Principal(id="local", name="local", tenant=tenant, role="admin", local=True)
+def local_admin() -> Principal:
+    """The keyless caller of local mode (GRAPHMEM_AUTH_REQUIRED=off): the admin of the
+    `default` tenant, and of no other."""
+    return Principal(id="local", name="local", tenant=DEFAULT_PART, role="admin", local=True)

@@ -82,7 +82,7 @@ def audit_rotate_key(new_key_env: Annotated[str | None, typer.Option(
             if not secret:
                 raise InvalidInput("GRAPHMEM_KEY is set: put the new key in an environment"
                                    " variable and name it with --new-key-env")
-            new = keys.signer_from_secret(secret)
+            new = keys.signer_from_secret(secret, runtime.settings)
         else:
             new = keys.new_seed_file(runtime.settings)
         keys.rotate(runtime.store, old, new)

@@ -120,7 +120,8 @@ def serve(
     uvicorn.run("graphmem.http.app:app_factory", factory=True, host=host or s.host,
                 port=port or s.port, workers=workers, log_level=s.log_level.lower(),
                 log_config=log_config(s.log_level), access_log=False, ws="websockets-sansio",
-                ws_max_size=s.max_body)
+                ws_max_size=s.max_body,
+                proxy_headers=False)  # graphmem.http.clients reads X-Forwarded-For itself
 
 
 @clean_errors

@@ -2,13 +2,15 @@
 web UI's static pages under `/ui/`, the middlewares, and what they share.
 
 The metrics and the broker live as long as the app; the key store is opened in the
-lifespan with the runtime. Middlewares run outermost first: request id, limits,
-authentication.
+lifespan with the runtime. Middlewares run outermost first: the client address (from
+trusted proxies), request id, limits, authentication. One rate limiter serves the limits
+layer, the per-key limit after authentication and WebSocket operations.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from concurrent.futures import ThreadPoolExecutor
 
 from starlette.applications import Starlette
@@ -20,6 +22,7 @@ from starlette.websockets import WebSocket
 from graphmem.auth import KeyStore
 from graphmem.http import browser_guide, state, ui
 from graphmem.http.authn import AuthMiddleware
+from graphmem.http.clients import ClientMiddleware
 from graphmem.http.graphql import GraphQLEndpoint
 from graphmem.http.ide import IdeOrGraphQL
 from graphmem.http.limits import LimitsMiddleware
@@ -30,6 +33,7 @@ from graphmem.runtime import Runtime
 from graphmem.schema import build_schema
 from graphmem.service.broker import Broker
 from graphmem.service.metrics import Metrics
+from graphmem.service.rates import RateLimiter
 from graphmem.settings import Settings
 
 
@@ -39,14 +43,21 @@ async def context_for(request: Request | WebSocket) -> RequestContext:
     return RequestContext(runtime=state.runtime(scope), keys=state.keys(scope),
                           broker=state.broker(scope), metrics=state.metrics(scope),
                           principal=state.principal(scope), request_id=state.request_id(scope),
-                          client=str(client[0]))
+                          client=str(client[0]), credential=state.credential(scope),
+                          limiter=state.limiter(scope))
 
 
+log = logging.getLogger("graphmem.api")
+LOCAL_MODE_WARNING = (
+    "GRAPHMEM_AUTH_REQUIRED=off: keyless callers on this machine act as admin of the"
+    " `default` tenant (loopback only, no proxy, no browser page of another origin); never"
+    " run it like this where other users or untrusted programs share the host")
 WORKER_THREADS = 40  # as many calls at once as anyio's default worker threads allowed
 
 
 def routes(settings: Settings) -> list[BaseRoute]:
-    graphql = GraphQLEndpoint(build_schema(settings), context_for, graphiql=False)
+    graphql = GraphQLEndpoint(build_schema(settings), context_for, False,
+                              settings.allowed_origins, settings.ws_max_operations)
     http = IdeOrGraphQL(graphql, settings) if settings.graphiql else graphql
     token = settings.metrics_token.get_secret_value() if settings.metrics_token else None
     return [
@@ -59,12 +70,13 @@ def routes(settings: Settings) -> list[BaseRoute]:
 
 
 def middleware(settings: Settings) -> list[Middleware]:
+    limiter = RateLimiter(settings.rate_per_min, settings.rate_max_clients)
     return [
+        Middleware(ClientMiddleware, trusted_proxies=settings.trusted_proxies),
         Middleware(RequestIdMiddleware),
-        Middleware(LimitsMiddleware, max_body=settings.max_body,
-                   rate_per_min=settings.rate_per_min),
+        Middleware(LimitsMiddleware, max_body=settings.max_body, limiter=limiter),
         Middleware(AuthMiddleware, auth_required=settings.auth_required,
-                   graphiql=settings.graphiql),
+                   graphiql=settings.graphiql, allowed_origins=settings.allowed_origins),
     ]
 
 
@@ -79,6 +91,8 @@ def open_keys(app: Starlette, runtime: Runtime) -> None:
     loop's executor, where resolvers run the synchronous service layer (it is shut down
     with the loop)."""
     app.state.keys = KeyStore.open(runtime.store, runtime.settings, cached=True)
+    if not runtime.settings.auth_required:
+        log.warning(LOCAL_MODE_WARNING)
     app.state.metrics.watch_models(runtime.model_clients)
     asyncio.get_running_loop().set_default_executor(
         ThreadPoolExecutor(WORKER_THREADS, thread_name_prefix="graphmem-api"))

@@ -4,33 +4,25 @@ Without a valid credential the answer is 401, with three exceptions: the static 
 `/ui/` and GraphiQL's page (static HTML; every operation they send still needs a key), and
 WebSocket handshakes, whose key may arrive in the graphql-transport-ws `connection_init`
 payload instead (browsers cannot set headers on a WebSocket). With GRAPHMEM_AUTH_REQUIRED=off
-a keyless caller on loopback is the local admin; from anywhere else it still gets 401.
+a keyless caller that passes the local-mode rules (graphmem.http.local) is the admin of the
+`default` tenant; anyone else still gets 401. A request with a key then draws on that key's
+rate bucket too, so a key spread over many addresses gets no more than one client would.
 """
 
 from __future__ import annotations
 
-import ipaddress
-
 from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
+from strawberry.http.websocket_origin import normalize_allowed_origins
 
 from graphmem.auth import KeyStore, Principal, Unauthenticated, local_admin
-from graphmem.http import state, ui
+from graphmem.http import local, state, ui
+from graphmem.http.limits import refuse_rate
 from graphmem.http.responses import send_error
 
 OPEN = frozenset({"/healthz", "/readyz", "/metrics"})
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="graphmem"'}
-
-
-def is_loopback(scope: Scope) -> bool:
-    client = scope.get("client")
-    if not client:
-        return False
-    try:
-        return ipaddress.ip_address(client[0]).is_loopback
-    except ValueError:
-        return False
 
 
 async def principal_for(keys: KeyStore, authorization: str) -> Principal:
@@ -45,10 +37,12 @@ async def principal_for(keys: KeyStore, authorization: str) -> Principal:
 
 
 class AuthMiddleware:
-    def __init__(self, app: ASGIApp, auth_required: bool, graphiql: bool) -> None:
+    def __init__(self, app: ASGIApp, auth_required: bool, graphiql: bool,
+                 allowed_origins: tuple[str, ...] = ()) -> None:
         self.app = app
         self.auth_required = auth_required
         self.graphiql = graphiql
+        self.allowed_origins = normalize_allowed_origins(allowed_origins)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
@@ -62,20 +56,30 @@ class AuthMiddleware:
         except Unauthenticated as e:
             await self._refuse(scope, send, str(e))
             return
-        state.request_state(scope)["principal"] = found
+        if found is not None and found.key_id is not None:
+            limiter = state.limiter(scope)
+            wait = limiter.take_key(found.key_id) if limiter is not None else 0.0
+            if wait > 0 and limiter is not None:
+                await refuse_rate(scope, send, limiter, wait)
+                return
+        request = state.request_state(scope)
+        request["principal"] = found
+        request["authorization"] = authorization
         await self.app(scope, receive, send)
 
     async def _principal(self, scope: Scope, authorization: str | None,
                          headers: Headers) -> Principal | None:
         if authorization:
             return await principal_for(state.keys(scope), authorization)
-        if not self.auth_required and is_loopback(scope):
-            return local_admin()
+        refusal = None
+        if not self.auth_required:
+            refusal = local.refusal(scope, headers, self.allowed_origins)
+            if refusal is None:
+                return local_admin()
         if scope["type"] == "websocket" or self._graphiql_page(scope, headers):
             return None
-        if not self.auth_required:
-            raise Unauthenticated("keyless access is allowed from loopback only: send"
-                                  " `Authorization: Bearer gm_sk_…`")
+        if refusal is not None:
+            raise Unauthenticated(f"{refusal}: send `Authorization: Bearer gm_sk_…`")
         raise Unauthenticated("authentication required: send `Authorization: Bearer gm_sk_…`"
                               " (create a key with `graphmem keys create`)")
 

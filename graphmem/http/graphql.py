@@ -2,7 +2,10 @@
 
 HTTP-level refusals (malformed JSON, wrong content type, batches) answer JSON with
 `extensions.code` like every other error. WebSockets speak graphql-transport-ws only; a key
-may come in the `connection_init` payload as `{"authorization": "Bearer gm_sk_…"}`.
+may come in the `connection_init` payload as `{"authorization": "Bearer gm_sk_…"}`. A
+handshake from a browser page is accepted from this server's own origin or one listed in
+GRAPHMEM_ALLOWED_ORIGINS, else refused with 403; every operation on a socket is admitted
+again (graphmem.http.sockets).
 """
 
 from __future__ import annotations
@@ -23,15 +26,21 @@ from graphmem.auth import Unauthenticated
 from graphmem.http import state
 from graphmem.http.authn import principal_for
 from graphmem.http.responses import error_body
+from graphmem.http.sockets import GuardedSocket
 
 ContextFactory = Callable[[Request | WebSocket], Awaitable[Any]]
 
 
 class GraphQLEndpoint(GraphQL[Any, None]):
-    def __init__(self, schema: Any, context: ContextFactory, graphiql: bool) -> None:
+    graphql_transport_ws_handler_class = GuardedSocket
+
+    def __init__(self, schema: Any, context: ContextFactory, graphiql: bool,
+                 allowed_origins: tuple[str, ...] = (), max_operations: int = 20) -> None:
         super().__init__(schema, graphql_ide="graphiql" if graphiql else None,
                          allow_queries_via_get=False,
-                         subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL,))
+                         subscription_protocols=(GRAPHQL_TRANSPORT_WS_PROTOCOL,),
+                         allowed_origins=allowed_origins,
+                         max_subscriptions_per_connection=max_operations)
         self._context = context
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -66,6 +75,7 @@ class GraphQLEndpoint(GraphQL[Any, None]):
         if isinstance(authorization, str) and authorization:
             try:
                 context.principal = await principal_for(context.keys, authorization)
+                context.credential = authorization
             except Unauthenticated as e:
                 context.metrics.error("UNAUTHENTICATED")
                 raise ConnectionRejectionError({"message": str(e)}) from e

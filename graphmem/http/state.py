@@ -11,6 +11,7 @@ if TYPE_CHECKING:
     from graphmem.runtime import Runtime
     from graphmem.service.broker import Broker
     from graphmem.service.metrics import Metrics
+    from graphmem.service.rates import RateLimiter
 
 
 def _app_state(scope: Scope) -> Any:
@@ -49,4 +50,16 @@ def request_id(scope: Scope) -> str:
 
 def principal(scope: Scope) -> Principal | None:
     found: Principal | None = request_state(scope).get("principal")
+    return found
+
+
+def limiter(scope: Scope) -> RateLimiter | None:
+    """The rate buckets, put on the request by the limits layer."""
+    found: RateLimiter | None = request_state(scope).get("limiter")
+    return found
+
+
+def credential(scope: Scope) -> str | None:
+    """The request's `Authorization` value, kept for WebSockets to check again later."""
+    found: str | None = request_state(scope).get("authorization")
     return found

@@ -1,10 +1,18 @@
 """Signing and encryption keys.
 
-The Ed25519 signing seed derives from GRAPHMEM_KEY when it is set (HKDF-SHA256, so the
-setting may be any passphrase), else from `<home>/keys/sign.key`, 32 random bytes generated
-once with mode 0600. Encryption uses a separate key: GRAPHMEM_ENCRYPTION_KEY (a Fernet key),
-else `<home>/keys/encrypt.key`. The blind index key derives from the encryption key, so the
-two always travel together.
+The Ed25519 signing seed derives from GRAPHMEM_KEY when it is set, else from
+`<home>/keys/sign.key`, 32 random bytes generated once with mode 0600. A passphrase (16
+characters at least) goes through scrypt (memory-hard: each guess costs 32 MiB and a good
+fraction of a second) with a salt stored once per deployment, GRAPHMEM_KEY_SALT or
+`<home>/keys/sign.salt`: the public key is published, so what makes guessing the passphrase
+from it expensive is the KDF, and the salt keeps one table of guesses from serving every
+deployment. Seeds derived from a passphrase by an earlier release (HKDF with a fixed salt)
+are recognised: the first process registering the scrypt key endorses that key in the ring,
+so everything it signed keeps verifying.
+
+Encryption uses a separate key: GRAPHMEM_ENCRYPTION_KEY (a Fernet key), else
+`<home>/keys/encrypt.key`. The blind index key derives from the encryption key, so the two
+always travel together.
 
 Rotation (`rotate`) keeps every old public key in the `signing_keys` ring, endorsed by its
 successor, so rows and receipts signed before the rotation still verify; a key found in the
@@ -20,7 +28,7 @@ import logging
 import os
 import secrets
 import stat
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -31,6 +39,7 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import (
     Ed25519PublicKey,
 )
 from cryptography.hazmat.primitives.kdf.hkdf import HKDF
+from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from graphmem.errors import ConfigError, InvalidInput
 from graphmem.mirror.db import RelationalStore
@@ -39,7 +48,11 @@ from graphmem.settings import Settings
 log = logging.getLogger(__name__)
 
 SIGN_FILE = "sign.key"
+SALT_FILE = "sign.salt"
 ENCRYPT_FILE = "encrypt.key"
+MIN_PASSPHRASE = 16
+SCRYPT_N, SCRYPT_R, SCRYPT_P = 2**15, 8, 1  # 128 * r * n bytes: 32 MiB per derivation
+MIN_SALT = 16
 
 
 def _hkdf(material: bytes, info: bytes) -> bytes:
@@ -117,6 +130,8 @@ def verify_signature(key: Ed25519PublicKey, signature_b64: str, message: bytes) 
 @dataclass(frozen=True)
 class Signer:
     private: Ed25519PrivateKey
+    # the key an earlier release derived from the same passphrase, endorsed on registration
+    legacy: Ed25519PublicKey | None = field(default=None, compare=False)
 
     @property
     def public(self) -> Ed25519PublicKey:
@@ -130,20 +145,50 @@ class Signer:
         return base64.b64encode(self.private.sign(message)).decode()
 
 
-def _seed_from_secret(secret: str, what: str) -> bytes:
-    if len(secret) < 16:
-        raise ConfigError(f"{what} is too short: use at least 16 characters")
+def key_salt(settings: Settings) -> bytes:
+    """The deployment's salt for GRAPHMEM_KEY: GRAPHMEM_KEY_SALT (hex), else a file in the
+    home, created once. Every process and host using the passphrase must share it."""
+    if settings.key_salt is None:
+        return secret_file(settings.home / "keys" / SALT_FILE)
+    try:
+        salt = bytes.fromhex(settings.key_salt.strip())
+    except ValueError:
+        raise ConfigError("GRAPHMEM_KEY_SALT is not hex") from None
+    if len(salt) < MIN_SALT:
+        raise ConfigError(f"GRAPHMEM_KEY_SALT is too short: use {MIN_SALT} bytes or more"
+                          f" ({2 * MIN_SALT} hex digits)")
+    return salt
+
+
+def _checked(secret: str, what: str) -> bytes:
+    if len(secret) < MIN_PASSPHRASE:
+        raise ConfigError(f"{what} is too short: use at least {MIN_PASSPHRASE} characters")
+    return secret.encode()
+
+
+def _seed_from_secret(secret: str, what: str, salt: bytes) -> bytes:
+    return Scrypt(salt=salt, length=32, n=SCRYPT_N, r=SCRYPT_R, p=SCRYPT_P).derive(
+        _checked(secret, what))
+
+
+def legacy_seed(secret: str) -> bytes:
+    """The seed an earlier release derived from a passphrase (HKDF-SHA256, fixed salt)."""
     return _hkdf(secret.encode(), b"graphmem/audit-signing/v1")
 
 
 def signing_seed(settings: Settings) -> bytes:
     if settings.key is not None:
-        return _seed_from_secret(settings.key.get_secret_value(), "GRAPHMEM_KEY")
+        return _seed_from_secret(settings.key.get_secret_value(), "GRAPHMEM_KEY",
+                                 key_salt(settings))
     return secret_file(settings.home / "keys" / SIGN_FILE)
 
 
 def signer(settings: Settings) -> Signer:
-    return Signer(Ed25519PrivateKey.from_private_bytes(signing_seed(settings)))
+    legacy = None
+    if settings.key is not None:
+        old = legacy_seed(settings.key.get_secret_value())
+        legacy = Ed25519PrivateKey.from_private_bytes(old).public_key()
+    return Signer(Ed25519PrivateKey.from_private_bytes(signing_seed(settings)), legacy)
 
 
 @dataclass(frozen=True)
@@ -176,12 +221,33 @@ def _endorsement_message(endorsed: str, public_b64: str, by: str) -> bytes:
 
 
 def register(store: RelationalStore, current: Signer) -> None:
-    """Put the current public key in the ring (a no-op when it is there)."""
+    """Put the current public key in the ring (a no-op when it is there); endorse the key an
+    earlier release derived from the same passphrase, if that key signed here."""
     public_b64 = base64.b64encode(public_bytes(current.public)).decode()
     with store.transaction() as cur:
         cur.execute("INSERT INTO signing_keys (key_id, public_key, created_at) VALUES (?, ?, ?)"
                     " ON CONFLICT (key_id) DO NOTHING",
                     (current.key_id, public_b64, datetime.now(UTC).isoformat()))
+    if current.legacy is not None and key_id(current.legacy) != current.key_id:
+        _adopt(store, current, current.legacy)
+
+
+def _adopt(store: RelationalStore, current: Signer, legacy: Ed25519PublicKey) -> None:
+    """Retire the legacy key in the ring, endorsed by the current one (nothing when it was
+    never registered, or was endorsed already)."""
+    old_id = key_id(legacy)
+    found = store.query("SELECT public_key FROM signing_keys WHERE key_id = ? AND endorsed_by"
+                        " IS NULL", (old_id,))
+    if not found:
+        return
+    endorsement = current.sign(_endorsement_message(old_id, found[0][0], current.key_id))
+    with store.transaction() as cur:
+        cur.execute("UPDATE signing_keys SET retired_at = ?, endorsed_by = ?, endorsement = ?"
+                    " WHERE key_id = ? AND endorsed_by IS NULL",
+                    (datetime.now(UTC).isoformat(), current.key_id, endorsement, old_id))
+    log.warning("GRAPHMEM_KEY now derives signing key %s with scrypt; %s, derived by an"
+                " earlier release, is retired and endorsed by it, so what it signed keeps"
+                " verifying", current.key_id, old_id)
 
 
 def trusted_keys(store: RelationalStore, current: Ed25519PublicKey
@@ -229,6 +295,8 @@ def new_seed_file(settings: Settings) -> Signer:
     return Signer(Ed25519PrivateKey.from_private_bytes(seed))
 
 
-def signer_from_secret(secret: str) -> Signer:
-    """The signer a GRAPHMEM_KEY value would give, for rotating to a new value."""
-    return Signer(Ed25519PrivateKey.from_private_bytes(_seed_from_secret(secret, "the new key")))
+def signer_from_secret(secret: str, settings: Settings) -> Signer:
+    """The signer a GRAPHMEM_KEY value would give (with the deployment's salt), for rotating
+    to a new value."""
+    seed = _seed_from_secret(secret, "the new key", key_salt(settings))
+    return Signer(Ed25519PrivateKey.from_private_bytes(seed))

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from graphmem.errors import InvalidInput, LLMUnavailable
+from graphmem.errors import InvalidInput, LLMCallFailed
 from graphmem.model import Fact, SlotSpec
 from graphmem.remember.proposals import parse_proposal
 from graphmem.slots import SlotSchema
@@ -289,7 +289,7 @@ def extract(llm: LLM, inp: ExtractionInput, retries: int) -> list[dict[str, Any]
             return [_as_dict(f, inp.forget) for f in facts]
         log.warning("extraction attempt %d of %d: the model's reply held no usable JSON: %.200r",
                     attempt, retries + 1, content)
-    raise LLMUnavailable(
+    raise LLMCallFailed(
         f"the model {llm.model} returned no usable JSON in {retries + 1} attempts; nothing was"
         " stored (use a model with JSON output, or raise GRAPHMEM_EXTRACT_RETRIES)"
     )

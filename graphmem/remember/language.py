@@ -4,14 +4,20 @@ The extractor sometimes labels "we dropped Sentry" as ADD. Code, not the model, 
 sentence removes something, so the upgrade is deterministic and testable. The detection is
 deliberately conservative: any hedge, question, negation or sarcasm marker vetoes it, because a
 missed upgrade leaves a fact in place while a false one silently deletes it.
+
+Every check is linear in the text (the write transaction holding the space's lock runs them):
+a negation is looked for by walking back from each removal phrase over at most one word, and
+clauses are split in one pass. A message longer than MAX_TEXT characters is never judged to be
+a removal, so for a long document the extractor's own label stands.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["has_hedge", "has_sarcasm", "is_removal", "is_removal_of"]
+__all__ = ["MAX_TEXT", "has_hedge", "has_sarcasm", "is_removal", "is_removal_of"]
 
+MAX_TEXT = 10_000
 _FLAGS = re.IGNORECASE
 
 # Definite removal phrases. "dropped to 20 mg" is a dose change, not a removal.
@@ -72,8 +78,11 @@ _SARCASM = re.compile(
     _FLAGS,
 )
 
-# A removal phrase directly preceded by a negation ("never dropped", "didn't remove").
-_NEGATED = re.compile(r"(?:\b(?:not|never|hardly)|n't|n’t)\s+(?:\w+\s+)?$", _FLAGS)
+# A removal phrase directly preceded by a negation ("never dropped", "didn't remove"), at most
+# one word between them: the negation, whitespace, optionally a word and whitespace, then the
+# phrase. `_NEGATION_END` matches a negation ending exactly where it is asked to.
+_NEGATION_END = re.compile(r"(?:\b(?:not|never|hardly)|n't|n’t)\Z", _FLAGS)
+_LONGEST_NEGATION = len("hardly")
 
 # "don't use it anymore" carries its own negation, so a preceding "n't" does not cancel it.
 _INHERENTLY_NEGATIVE = re.compile(r"any\s?more|no\s+longer|no\s+more", _FLAGS)
@@ -86,9 +95,13 @@ _MOVE_TARGET = re.compile(
     r"\b(?:for|to|onto|into|in\s+favou?r\s+of|replac\w*|instead|now)\b", _FLAGS
 )
 
-_CLAUSE_SPLIT = re.compile(
-    r"[.;!?\n]+|,?\s+\b(?:and|but|while|whereas|although|though|then|also|plus)\b\s+", _FLAGS
-)
+# Clauses end at sentence punctuation or a newline, or at a conjunction between whitespace
+# ("…, and …", "… but …"); `_split_clauses` finds these in one pass.
+_TERMINATORS = re.compile(r"[.;!?\n]+")
+_CONJUNCTION = re.compile(
+    r"(?:and|but|while|whereas|although|though|then|also|plus)\b\s+", _FLAGS)
+_SPLIT_START = re.compile(r"[.;!?\n]|,(?=\s)|\s")
+_SPACE_RUN = re.compile(r"\s+")
 
 
 def has_hedge(text: str) -> bool:
@@ -101,17 +114,52 @@ def has_sarcasm(text: str) -> bool:
     return bool(_SARCASM.search(text))
 
 
+def _space_before(text: str, end: int) -> int:
+    start = end
+    while start > 0 and text[start - 1].isspace():
+        start -= 1
+    return start
+
+
+def _word_before(text: str, end: int) -> int:
+    start = end
+    while start > 0 and (text[start - 1].isalnum() or text[start - 1] == "_"):
+        start -= 1
+    return start
+
+
+def _negation_ends_at(text: str, end: int) -> bool:
+    return _NEGATION_END.search(text, max(0, end - _LONGEST_NEGATION), end) is not None
+
+
+def _negated_before(text: str, end: int) -> bool:
+    """A negation, whitespace, optionally one word and whitespace, right before `end`.
+
+    Walks back over the whitespace, then over the word and the whitespace before it:
+    the work is the length of that stretch, never the whole text before the phrase.
+    """
+    gap = _space_before(text, end)
+    if gap == end:
+        return False
+    if _negation_ends_at(text, gap):
+        return True
+    word = _word_before(text, gap)
+    if word == gap or word == 0 or not text[word - 1].isspace():
+        return False
+    return _negation_ends_at(text, _space_before(text, word))
+
+
 def _definite_removal_phrase(text: str) -> bool:
     """At least one removal phrase that is not negated."""
     return any(
-        _INHERENTLY_NEGATIVE.fullmatch(m.group(0)) or not _NEGATED.search(text[: m.start()])
+        _INHERENTLY_NEGATIVE.fullmatch(m.group(0)) or not _negated_before(text, m.start())
         for m in _REMOVAL.finditer(text)
     )
 
 
 def is_removal(text: str) -> bool:
-    """Definite removal language with no hedge or sarcasm marker."""
-    if not text or has_sarcasm(text) or has_hedge(text):
+    """Definite removal language with no hedge or sarcasm marker (MAX_TEXT at most)."""
+    if not text or len(text) > MAX_TEXT or has_sarcasm(text) or has_hedge(text):
         return False
     return _definite_removal_phrase(text)
 
@@ -120,11 +168,56 @@ def _fold(text: str) -> str:
     return " ".join(text.casefold().split())
 
 
+def _next_split(text: str, start: int, run: list[int]) -> tuple[int, int] | None:
+    """The first clause boundary at or after `start`, as (start, end).
+
+    Sentence punctuation or a newline ends a clause; so does a conjunction after whitespace
+    (with the comma before it and the whitespace after it). Every position of a whitespace run
+    leads to the same conjunction check, so each run is read once: `run` holds the end of
+    the last run read and whether a conjunction follows it.
+    """
+    while (found := _SPLIT_START.search(text, start)) is not None:
+        at = found.start()
+        if text[at] in ".;!?\n":
+            return at, _end(_TERMINATORS.match(text, at))
+        space = at + 1 if text[at] == "," else at
+        if run[0] <= space:
+            run[:] = [_end(_SPACE_RUN.match(text, space)), 0]
+            conjunction = _CONJUNCTION.match(text, run[0])
+            run[1] = conjunction.end() if conjunction else 0
+        if run[1]:
+            return at, run[1]
+        newline = text.find("\n", at, run[0])
+        if newline >= 0:
+            return newline, _end(_TERMINATORS.match(text, newline))
+        start = run[0]
+    return None
+
+
+def _end(match: re.Match[str] | None) -> int:
+    assert match is not None
+    return match.end()
+
+
+def _split_clauses(text: str) -> list[str]:
+    """The message cut at clause boundaries in one pass: what splitting on punctuation runs
+    and on whitespace-conjunction-whitespace gives, without reading a whitespace run once
+    per position in it."""
+    clauses: list[str] = []
+    last = 0
+    run = [-1, 0]
+    while (found := _next_split(text, last, run)) is not None:
+        clauses.append(text[last:found[0]])
+        last = found[1]
+    clauses.append(text[last:])
+    return clauses
+
+
 def _clauses_mentioning(text: str, value: str) -> list[str]:
     needle = _fold(value)
     if not needle:
         return []
-    return [c for c in _CLAUSE_SPLIT.split(text) if needle in _fold(c)]
+    return [c for c in _split_clauses(text) if needle in _fold(c)]
 
 
 def _names_replacement(clause: str, value: str) -> bool:
@@ -149,7 +242,7 @@ def is_removal_of(text: str, value: str) -> bool:
     named in the message only the clauses naming it count (sarcasm still vetoes message-wide).
     When the extractor reworded the value, the whole message is judged.
     """
-    if not text or has_sarcasm(text):
+    if not text or len(text) > MAX_TEXT or has_sarcasm(text):
         return False
     clauses = _clauses_mentioning(text, value)
     if not clauses:

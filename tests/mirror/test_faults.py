@@ -176,7 +176,8 @@ def test_writes_fail_fast_when_neo4j_is_unreachable(tmp_path: Path) -> None:
     with TestClient(create_app(dead)) as client:
         ready = client.get("/readyz")
     assert ready.status_code == 503
-    assert "not reachable" in ready.json()["checks"]["neo4j"]
+    assert ready.json()["checks"]["neo4j"] == "unavailable"
+    assert "bolt://" not in ready.text and ready.json()["ref"]
 
 
 @pytest.mark.slow

@@ -40,14 +40,24 @@ def test_processes_racing_to_create_the_key_agree(tmp_path: Path) -> None:
     assert len(set(ids)) == 1
 
 
-def test_graphmem_key_derives_the_seed(tmp_path: Path) -> None:
-    a = load_settings(home=tmp_path / "a", key="correct horse battery staple")
-    b = load_settings(home=tmp_path / "b", key="correct horse battery staple")
-    c = load_settings(home=tmp_path / "c", key="another passphrase entirely")
+def test_graphmem_key_derives_the_seed_with_the_deployments_salt(tmp_path: Path) -> None:
+    salt = "5a" * 16
+    a = load_settings(home=tmp_path / "a", key="correct horse battery staple", key_salt=salt)
+    b = load_settings(home=tmp_path / "b", key="correct horse battery staple", key_salt=salt)
+    c = load_settings(home=tmp_path / "c", key="another passphrase entirely", key_salt=salt)
     assert keys.signer(a).key_id == keys.signer(b).key_id != keys.signer(c).key_id
     assert not (tmp_path / "a" / "keys" / keys.SIGN_FILE).exists()
+    # without GRAPHMEM_KEY_SALT each home keeps a salt of its own, created once
+    own = load_settings(home=tmp_path / "d", key="correct horse battery staple")
+    assert keys.signer(own).key_id == keys.signer(own).key_id != keys.signer(a).key_id
+    assert stat.S_IMODE((tmp_path / "d" / "keys" / keys.SALT_FILE).stat().st_mode) == 0o600
     with pytest.raises(ConfigError, match="GRAPHMEM_KEY is too short"):
         keys.signer(load_settings(home=tmp_path, key="short"))
+    for bad, message in (("zz" * 16, "not hex"), ("ab" * 8 + "a", "not hex"),
+                         ("ab" * 15, "too short")):
+        with pytest.raises(ConfigError, match=f"GRAPHMEM_KEY_SALT is {message}"):
+            keys.signer(load_settings(home=tmp_path, key="correct horse battery staple",
+                                      key_salt=bad))
 
 
 def test_encryption_key_setting_is_checked(tmp_path: Path) -> None:

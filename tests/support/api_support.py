@@ -90,7 +90,7 @@ def start(settings: Settings) -> tuple[uvicorn.Server, threading.Thread, str]:
     port = free_port()
     config = uvicorn.Config(create_app(settings), host="127.0.0.1", port=port,
                             log_level="warning", access_log=False, ws="websockets-sansio",
-                            ws_max_size=settings.max_body, lifespan="on")
+                            ws_max_size=settings.max_body, lifespan="on", proxy_headers=False)
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()

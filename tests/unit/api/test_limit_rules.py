@@ -2,13 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import pytest
-from graphql import parse
+from graphql import FieldNode, InlineFragmentNode, parse
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from graphmem.errors import InvalidInput
-from graphmem.http.limits import RateLimiter
-from graphmem.schema.limits import Limits, _cost, _Walk, check
-from graphmem.schema.pagination import Page, decode_cursor, encode_cursor
+from graphmem.schema.limits import Limits, check
+from graphmem.schema.measure import Census, Measurer
+from graphmem.schema.pagination import DEFAULT_PAGE, Page, decode_cursor, encode_cursor
+from graphmem.service.rates import RateLimiter, client_bucket
 
 
 def test_the_rate_limiter_allows_the_budget_then_refills() -> None:
@@ -20,12 +26,20 @@ def test_the_rate_limiter_allows_the_budget_then_refills() -> None:
     assert limiter.take("a", now=20.0) == 0.0
 
 
-def test_the_rate_limiter_forgets_idle_clients_when_full() -> None:
+def test_the_rate_limiter_forgets_the_least_recently_used_client_when_full() -> None:
     limiter = RateLimiter(per_minute=60, max_clients=2)
     limiter.take("a", now=0.0)
-    limiter.take("b", now=0.0)
-    limiter.take("c", now=120.0)
-    assert set(limiter._buckets) == {"c"}
+    limiter.take("b", now=1.0)
+    limiter.take("a", now=2.0)
+    limiter.take("c", now=3.0)
+    assert set(limiter._buckets) == {"a", "c"} and len(limiter) == 2
+
+
+def test_ipv6_clients_share_their_64_and_mapped_ipv4_is_ipv4() -> None:
+    assert client_bucket("2001:db8:1:2:3:4:5:6") == client_bucket("2001:db8:1:2:ffff::1")
+    assert client_bucket("2001:db8:1:2::1") != client_bucket("2001:db8:1:3::1")
+    assert client_bucket("::ffff:198.51.100.7") == "198.51.100.7" == client_bucket("198.51.100.7")
+    assert client_bucket("not-an-address") == "not-an-address"
 
 
 def test_cursors_round_trip_and_reject_forgeries() -> None:
@@ -47,10 +61,9 @@ def test_pages_cut_with_cursors() -> None:
 
 
 def cost(query: str, variables: dict[str, object] | None = None) -> int:
-    document = parse(query)
-    walk = _Walk({}, variables or {}, frozenset({"facts"}))
-    return _cost(document.definitions[0].selection_set, walk,  # type: ignore[attr-defined]
-                 frozenset())
+    census = Census.of(parse(query))
+    measurer = Measurer(census, variables or {}, frozenset({"facts"}), cap=10**9)
+    return measurer.selection(census.operations[0].selection_set).cost
 
 
 def test_the_cost_multiplies_paged_selections() -> None:
@@ -62,12 +75,81 @@ def test_the_cost_multiplies_paged_selections() -> None:
 
 
 def test_depth_and_aliases_are_measured_through_fragments() -> None:
-    limits = Limits(depth=3, aliases=1, cost=1000, paged=frozenset({"facts"}))
+    limits = Limits(depth=3, aliases=1, cost=1000, paged=frozenset({"facts"}), fragments=10,
+                    spreads=10)
     deep = parse("{ ...F } fragment F on Query { facts { edges { node { id } } } }")
     assert check(deep, {}, limits) == ["query depth 4 exceeds the limit of 3"]
     aliased = parse("{ a: stats { active } b: stats { active } }")
     assert check(aliased, {}, limits) == ["2 aliases exceed the limit of 1"]
     cyclic = parse("{ ...A } fragment A on Query { ...B } fragment B on Query { ...A }")
-    assert check(cyclic, {}, limits) == []
+    assert check(cyclic, {}, limits) == ["fragment A spreads itself"]
     assert check(parse("{ __schema { types { fields { type { ofType { name } } } } } }"), {},
                  limits) == []
+
+
+# ---- the linear measure agrees with expanding every spread ---------------------------------
+def _expanded(selection_set: Any, fragments: dict[str, Any], seen: frozenset[str]
+              ) -> Iterator[tuple[Any, frozenset[str]]]:
+    """The fields of a selection with every spread expanded in place (exponential)."""
+    for node in selection_set.selections if selection_set is not None else ():
+        if isinstance(node, FieldNode):
+            if not node.name.value.startswith("__"):
+                yield node, seen
+        elif isinstance(node, InlineFragmentNode):
+            yield from _expanded(node.selection_set, fragments, seen)
+        elif node.name.value not in seen and node.name.value in fragments:
+            yield from _expanded(fragments[node.name.value].selection_set, fragments,
+                                 seen | {node.name.value})
+
+
+def _expanded_cost(selection_set: Any, fragments: dict[str, Any], seen: frozenset[str]) -> int:
+    total = 0
+    for field, inner in _expanded(selection_set, fragments, seen):
+        first = next((int(a.value.value) for a in field.arguments or () if a.name.value == "first"),
+                     DEFAULT_PAGE if field.name.value == "facts" else 1)
+        total += 1 + first * _expanded_cost(field.selection_set, fragments, inner)
+    return total
+
+
+def _expanded_depth(selection_set: Any, fragments: dict[str, Any], seen: frozenset[str]) -> int:
+    return max((1 + _expanded_depth(f.selection_set, fragments, inner)
+                for f, inner in _expanded(selection_set, fragments, seen)), default=0)
+
+
+@st.composite
+def documents(draw: st.DrawFn) -> str:
+    """An operation and up to five fragments; fragment i spreads only later ones (no
+    cycles), with fields, pages, inline fragments and introspection mixed in."""
+    count = draw(st.integers(0, 5))
+
+    def selection(depth: int, after: int) -> str:
+        parts = []
+        for _ in range(draw(st.integers(1, 3))):
+            kind = draw(st.sampled_from(["leaf", "field", "paged", "inline", "spread", "meta"]))
+            if kind == "spread" and after < count:
+                parts.append(f"...F{draw(st.integers(after, count - 1))}")
+            elif kind in ("field", "paged") and depth < 3:
+                args = f"(first: {draw(st.integers(1, 9))})" if kind == "paged" else ""
+                name = "facts" if kind == "paged" or draw(st.booleans()) else "stats"
+                parts.append(f"{name}{args} {{ {selection(depth + 1, after)} }}")
+            elif kind == "inline" and depth < 3:
+                parts.append(f"... on Query {{ {selection(depth, after)} }}")
+            elif kind == "meta":
+                parts.append("__typename")
+            else:
+                parts.append("id")
+        return " ".join(parts)
+
+    fragments = [f"fragment F{i} on Query {{ {selection(0, i + 1)} }}" for i in range(count)]
+    return " ".join([f"{{ {selection(0, 0)} }}", *fragments])
+
+
+@settings(max_examples=300, deadline=None)
+@given(documents())
+def test_the_linear_measure_equals_expanding_every_spread(query: str) -> None:
+    census = Census.of(parse(query))
+    measure = Measurer(census, {}, frozenset({"facts"}), cap=10**60).selection(
+        census.operations[0].selection_set)
+    root = census.operations[0].selection_set
+    assert measure.cost == _expanded_cost(root, census.fragments, frozenset())
+    assert measure.depth == _expanded_depth(root, census.fragments, frozenset())

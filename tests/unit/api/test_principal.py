@@ -33,10 +33,13 @@ def test_allowed_spaces_are_prefixes_of_user_agent_run() -> None:
     assert not p.tenant_wide
 
 
-def test_only_the_local_admin_crosses_tenants() -> None:
+def test_the_keyless_local_admin_stays_in_the_default_tenant() -> None:
     local = local_admin()
-    assert local.space("other/u/a/r").tenant == "other"
-    assert local.admits(Space("other")) and local.capabilities >= {"admin", "delete"}
+    assert local.tenant == "default" and local.capabilities >= {"admin", "delete"}
+    assert local.space("default/u/a/r") == Space("default", "u", "a", "r")
+    with pytest.raises(AccessDenied):
+        local.space("other/u/a/r")
+    assert local.admits(Space("default", "u")) and not local.admits(Space("other"))
 
 
 def test_an_unknown_role_has_no_capabilities_at_all() -> None:
@@ -61,7 +64,8 @@ def test_holding_a_user_needs_the_whole_user_not_one_of_its_agents() -> None:
     part = Principal("id", "bot", "acme", "steward", ("alice/bot", "bob"))
     assert not part.holds_user(Space("acme", "alice"))
     assert not Principal("id", "bot", "acme", "steward").holds_user(Space("other", "alice"))
-    assert local_admin().holds_user(Space("other", "alice"))
+    assert not local_admin().holds_user(Space("other", "alice"))
+    assert local_admin().holds_user(Space("default", "alice"))
 
 
 def test_a_tenant_is_only_ever_the_principals_own() -> None:
@@ -69,6 +73,6 @@ def test_a_tenant_is_only_ever_the_principals_own() -> None:
     assert p.tenant_space(None) == Space("acme") == p.tenant_space("acme")
     with pytest.raises(AccessDenied):
         p.tenant_space("other")
-    assert local_admin().tenant_space("other") == Space("other")
-    with pytest.raises(InvalidInput, match="tenant"):
-        local_admin().tenant_space("bad tenant")
+    with pytest.raises(AccessDenied):
+        local_admin().tenant_space("other")
+    assert local_admin().tenant_space("default") == Space("default")

@@ -1,0 +1,43 @@
+"""A deadline for pure-Python work on a worker thread.
+
+Validating a hostile document can be quadratic inside graphql-core, where no check of ours
+runs. A profile hook on the worker thread sees every Python call there; once the deadline
+has passed it raises `TooSlow`, which stops the work wherever it is. The hook lives only for
+the call, on that thread alone.
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Callable
+from types import FrameType
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+CHECK_EVERY = 128  # profile events between two looks at the clock
+
+
+class TooSlow(BaseException):
+    """The deadline passed. A BaseException, so no `except Exception` in library code can
+    swallow it and carry on without the hook."""
+
+
+def within(seconds: float, fn: Callable[[], T]) -> T:
+    """`fn()`, or TooSlow once it has run for `seconds`."""
+    deadline = time.monotonic() + seconds
+    events = 0
+
+    def hook(frame: FrameType, event: str, arg: Any) -> None:
+        nonlocal events
+        events += 1
+        if events % CHECK_EVERY == 0 and time.monotonic() > deadline:
+            sys.setprofile(None)
+            raise TooSlow
+
+    previous = sys.getprofile()
+    sys.setprofile(hook)
+    try:
+        return fn()
+    finally:
+        sys.setprofile(previous)

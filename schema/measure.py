@@ -1,0 +1,176 @@
+"""The size of a GraphQL document: fragments, spreads, aliases, depth and cost, in linear time.
+
+A census walks every definition once (without following spreads) and counts what the caps
+bound. Depth and cost then measure each fragment once, in dependency order, and a spread
+reuses its fragment's measure: the work is linear in the document however often a fragment
+is spread, where expanding spreads would double with every level of a chain. Cost saturates
+just past the budget, so its arithmetic stays small. A fragment that spreads itself,
+directly or through others, is reported instead of measured.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from graphql import (
+    DocumentNode,
+    FieldNode,
+    FragmentDefinitionNode,
+    FragmentSpreadNode,
+    InlineFragmentNode,
+    IntValueNode,
+    OperationDefinitionNode,
+    SelectionSetNode,
+    VariableNode,
+)
+
+from graphmem.schema.pagination import DEFAULT_PAGE
+
+
+@dataclass(frozen=True)
+class Measure:
+    depth: int
+    cost: int
+
+
+NOTHING = Measure(0, 0)
+
+
+@dataclass
+class Census:
+    """Counts over the document as written: definitions, spreads and aliases."""
+
+    fragments: dict[str, FragmentDefinitionNode] = field(default_factory=dict)
+    operations: list[OperationDefinitionNode] = field(default_factory=list)
+    uses: dict[str, list[str]] = field(default_factory=dict)  # fragment -> fragments it spreads
+    fragment_count: int = 0
+    spreads: int = 0
+    aliases: int = 0
+
+    @classmethod
+    def of(cls, document: DocumentNode) -> Census:
+        census = cls()
+        for definition in document.definitions:
+            if isinstance(definition, FragmentDefinitionNode):
+                census.fragment_count += 1
+                census.fragments[definition.name.value] = definition
+                census.uses[definition.name.value] = census._count(definition.selection_set)
+            elif isinstance(definition, OperationDefinitionNode):
+                census.operations.append(definition)
+                census._count(definition.selection_set)
+        return census
+
+    def _count(self, selection_set: SelectionSetNode) -> list[str]:
+        """Count aliases and spreads under one definition; the fragments it spreads."""
+        used: list[str] = []
+        for node in _selections(selection_set):
+            if isinstance(node, FragmentSpreadNode):
+                self.spreads += 1
+                used.append(node.name.value)
+            elif isinstance(node, FieldNode) and node.alias is not None:
+                self.aliases += 1
+        return used
+
+
+class FragmentCycle(Exception):
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.name = name
+
+
+def dependency_order(uses: dict[str, list[str]]) -> list[str]:
+    """Fragments with every fragment they spread before them (an iterative depth-first
+    walk, so a long chain cannot exhaust the stack); a cycle raises FragmentCycle."""
+    order: list[str] = []
+    state: dict[str, bool] = {}  # False: on the current path, True: done
+    for root in uses:
+        if root in state:
+            continue
+        state[root] = False
+        path: list[tuple[str, Iterator[str]]] = [(root, iter(uses[root]))]
+        while path:
+            name, pending = path[-1]
+            for used in pending:
+                if used not in uses:
+                    continue  # an unknown fragment: validation names it
+                seen = state.get(used)
+                if seen is False:
+                    raise FragmentCycle(used)
+                if seen is None:
+                    state[used] = False
+                    path.append((used, iter(uses[used])))
+                    break
+            else:
+                path.pop()
+                state[name] = True
+                order.append(name)
+    return order
+
+
+class Measurer:
+    """Depth and cost of selection sets, with the fragments measured beforehand."""
+
+    def __init__(self, census: Census, variables: dict[str, Any], paged: frozenset[str],
+                 cap: int) -> None:
+        self.variables = variables
+        self.paged = paged
+        self.cap = cap
+        self.done: dict[str, Measure] = {}
+        for name in dependency_order(census.uses):
+            self.done[name] = self.selection(census.fragments[name].selection_set)
+
+    def selection(self, selection_set: SelectionSetNode | None) -> Measure:
+        """Every field costs 1 plus its multiplier times its selection; introspection
+        fields are free and add no depth; fragments add their measure, not a level."""
+        if selection_set is None:
+            return NOTHING
+        depth = cost = 0
+        for node in selection_set.selections:
+            if isinstance(node, FieldNode):
+                if node.name.value.startswith("__"):
+                    continue
+                inner = self.selection(node.selection_set)
+                depth = max(depth, 1 + inner.depth)
+                cost += 1 + min(self.cap, self.multiplier(node) * inner.cost)
+            else:
+                inner = self._fragment(node)
+                depth = max(depth, inner.depth)
+                cost += inner.cost
+            cost = min(cost, self.cap)
+        return Measure(depth, cost)
+
+    def _fragment(self, node: object) -> Measure:
+        if isinstance(node, InlineFragmentNode):
+            return self.selection(node.selection_set)
+        if isinstance(node, FragmentSpreadNode):
+            return self.done.get(node.name.value, NOTHING)
+        return NOTHING
+
+    def multiplier(self, node: FieldNode) -> int:
+        """`first` when given (literally or as an integer variable), else the default page
+        for a paged field, else 1; never above the cap."""
+        for argument in node.arguments or ():
+            if argument.name.value != "first":
+                continue
+            value = argument.value
+            if isinstance(value, IntValueNode):
+                digits = value.value.lstrip("-")
+                return self.cap if len(digits) > 9 else min(self.cap, max(1, int(value.value)))
+            if isinstance(value, VariableNode):
+                given = self.variables.get(value.name.value)
+                if isinstance(given, int) and not isinstance(given, bool):
+                    return min(self.cap, max(1, given))
+        return DEFAULT_PAGE if node.name.value in self.paged else 1
+
+
+def _selections(selection_set: SelectionSetNode) -> Iterator[Any]:
+    """Every selection under a selection set, nested ones included, without recursion."""
+    stack = [selection_set]
+    while stack:
+        for node in stack.pop().selections:
+            yield node
+            nested = getattr(node, "selection_set", None)
+            if nested is not None:
+                stack.append(nested)
