@@ -1,7 +1,5 @@
 // The facts about one entity (as head or tail) that are current, or that memory held at
 // $as_of, or that were true in the world at $valid_at; with the entity at the other end.
-// Fact columns are the ones row_to_fact reads (never the embedding); times travel as ISO
-// strings (a third of the cost of driver DateTimes for a hub's many facts).
 MATCH (e:Entity {space: $space, key: $key})<-[a:ABOUT]-(f:Fact)
 WHERE ($as_of IS NOT NULL OR $valid_at IS NOT NULL OR f.status = 'ACTIVE')
   AND ($as_of IS NULL OR (f.held_from <= $as_of
@@ -13,9 +11,5 @@ WHERE ($as_of IS NOT NULL OR $valid_at IS NOT NULL OR f.status = 'ACTIVE')
 OPTIONAL MATCH (f)-[b:ABOUT]->(other:Entity)
 WHERE b.role <> a.role
 RETURN a.role AS role, other {.key, .type, .name, created_at: toString(other.created_at)} AS other,
-       f {.id, .space, .subject, .value, .scope, .kind, .time_ref, .status, .confidence,
-          .source, .source_ref, .raw, .metadata, .category, .head, .relation, .tail,
-          .cardinality, .proposed_action, .revisions,
-          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
-          recorded_at: toString(f.recorded_at), retired_at: toString(f.retired_at)} AS fact
+       f {@include(fragments/fact_columns)} AS fact
 ORDER BY f.recorded_at, f.id

@@ -1,13 +1,7 @@
 // The most recent retired facts of a space, newest first.
-// Columns are the ones row_to_fact reads (never the embedding); times travel as ISO
-// strings, which cost a third of driver DateTimes to decode.
 MATCH (f:Fact {space: $space})
 WHERE f.status IN ['SUPERSEDED', 'HISTORICAL']
 WITH f
 ORDER BY coalesce(f.retired_at, f.recorded_at) DESC, f.id DESC
 LIMIT $limit
-RETURN f {.id, .space, .subject, .value, .scope, .kind, .time_ref, .status, .confidence,
-          .source, .source_ref, .raw, .metadata, .category, .head, .relation, .tail,
-          .cardinality, .proposed_action, .revisions,
-          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
-          recorded_at: toString(f.recorded_at), retired_at: toString(f.retired_at)} AS fact
+RETURN f {@include(fragments/fact_columns)} AS fact

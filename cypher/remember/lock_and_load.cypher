@@ -2,9 +2,7 @@
 // updates its Space node first, so writers queue here across processes while other spaces
 // go on), then read through the slot index the hot facts (ACTIVE, FLAGGED_CONFLICT) of
 // exactly the slots this write touches, the archived values of the slots a past-tense fact
-// names, and which COEXIST subjects are active in another scope. Fact columns are the ones
-// row_to_fact reads (`{.*}` would ship each fact's embedding), times as ISO text (a third of
-// the decoding cost of driver DateTimes).
+// names, and which COEXIST subjects are active in another scope.
 MERGE (s:Space {key: $space})
 ON CREATE SET s.created_at = $now
 SET s.writes = coalesce(s.writes, 0) + 1
@@ -13,12 +11,7 @@ CALL () {
   UNWIND $slots AS slot
   MATCH (f:Fact {space: $space, subject: slot.subject, scope: slot.scope})
   WHERE f.status IN ['ACTIVE', 'FLAGGED_CONFLICT']
-  RETURN collect(f {.id, .space, .subject, .value, .scope, .kind, .time_ref, .status,
-                    .confidence, .source, .source_ref, .raw, .metadata, .category, .head,
-                    .relation, .tail, .cardinality, .proposed_action, .revisions,
-                    valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
-                    recorded_at: toString(f.recorded_at),
-                    retired_at: toString(f.retired_at)}) AS facts
+  RETURN collect(f {@include(fragments/fact_columns)}) AS facts
 }
 CALL () {
   UNWIND $past AS slot

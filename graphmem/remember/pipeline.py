@@ -32,9 +32,10 @@ from graphmem.model import (
     SlotState,
     TimeRef,
 )
+from graphmem.remember.new_fact import WriteInfo
 from graphmem.remember.policy import policy_from_json
 from graphmem.remember.reconcile import apply_to_state, detect_ambiguity, reconcile
-from graphmem.remember.write import Batch, WriteInfo, new_id
+from graphmem.remember.write import Batch, new_id
 from graphmem.slots import SlotSchema
 
 Slot = tuple[str, str]
@@ -106,7 +107,7 @@ def write_proposals(tx: ManagedTransaction, outbox: Outbox, req: WriteRequest) -
                       ambiguous=index in ambiguous, confidence_floor=req.confidence_floor)
         before = {f.id: f for f in states[slot].facts}
         d = reconcile(p, states[slot], specs.get(p.subject), policy, ctx, new_id("f"))
-        states[slot] = apply_to_state(states[slot], d, p, ctx, info.now)
+        states[slot] = apply_to_state(states[slot], d, p, info)
         batch.add(p, d, info, before)
         decided.append((p, d))
     batch.outbox.append(_outbox_entry(outbox, info, batch,

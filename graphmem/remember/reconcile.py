@@ -24,7 +24,6 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from datetime import datetime
 from typing import Any
 
 from graphmem.model import (
@@ -44,6 +43,7 @@ from graphmem.model import (
     TimeRef,
 )
 from graphmem.remember.language import is_removal, is_removal_of
+from graphmem.remember.new_fact import WriteInfo, new_fact, refined
 from graphmem.remember.results import (
     NO_FACTS,
     NOTHING_TO_RETRACT,
@@ -501,58 +501,19 @@ def _retract_upgrade_applies(f: _Frame, text: str) -> bool:
     return upgradable and _removes_active(f, text)
 
 
-def apply_to_state(
-    state: SlotState, d: Decision, p: Proposal, ctx: Context, now: datetime
-) -> SlotState:
-    """The slot's hot set after `d`, so a batch can reconcile fact after fact in memory."""
+def apply_to_state(state: SlotState, d: Decision, p: Proposal, info: WriteInfo) -> SlotState:
+    """The slot's hot set after `d`, so a batch can reconcile fact after fact in memory; the
+    facts are built as the write stores them (`new_fact`)."""
     retired = set(d.supersedes) | set(d.retracts)
     facts = [x for x in state.facts if x.id not in retired]
     if d.refines is not None:
-        facts = [_refined(x, d, p, ctx, now) if x.id == d.refines else x for x in facts]
+        facts = [refined(x, d, p, info) if x.id == d.refines else x for x in facts]
     if d.fact_id is not None and d.status in (Status.ACTIVE, Status.FLAGGED_CONFLICT):
-        facts.append(_new_fact(state, d, p, ctx, now))
+        facts.append(new_fact(p, d, info))
     archived = state.archived_values
     if d.action == Action.ARCHIVE:
         archived = archived | {_norm(d.value)}
     return SlotState(facts=tuple(facts), archived_values=archived, elsewhere=state.elsewhere)
-
-
-def _refined(x: Fact, d: Decision, p: Proposal, ctx: Context, now: datetime) -> Fact:
-    """REFINE changes the value in place and keeps the former one in the fact's revisions."""
-    former = {"value": x.value, "at": now.isoformat(), "source": ctx.source, "raw": p.raw}
-    return replace(x, value=d.value, revisions=(*x.revisions, former))
-
-
-def _new_fact(state: SlotState, d: Decision, p: Proposal, ctx: Context, now: datetime) -> Fact:
-    assert d.fact_id is not None and d.status is not None
-    metadata: dict[str, Any] = {"kind": d.kind.value}
-    if d.note:
-        metadata["note"] = d.note
-    return Fact(
-        id=d.fact_id,
-        space=state.facts[0].space if state.facts else "",
-        subject=d.subject,
-        value=d.value,
-        scope=d.scope,
-        kind=d.kind,
-        time_ref=p.time_ref,
-        status=d.status,
-        confidence=p.confidence,
-        source=ctx.source,
-        raw=p.raw or ctx.text,
-        metadata=metadata,
-        category=d.category,
-        head=p.head,
-        relation=p.relation,
-        tail=p.tail,
-        cardinality=d.cardinality,
-        proposed_action=d.proposed_action,
-        valid_from=p.valid_from,
-        valid_to=p.valid_to,
-        recorded_at=now,
-        supersedes=d.supersedes,
-        retracts=d.retracts,
-    )
 
 
 def detect_ambiguity(

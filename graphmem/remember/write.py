@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import secrets
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +22,7 @@ from graphmem.graph.outbox import Outbox
 from graphmem.model import Action, ConflictKind, Decision, Fact, Proposal, Status, value_key
 from graphmem.recall.text import fact_text
 from graphmem.remember.approve import Plan, tombstone_value
+from graphmem.remember.new_fact import WriteInfo, new_fact, refined, revision
 
 
 def new_id(prefix: str = "") -> str:
@@ -33,19 +34,6 @@ SEVERITY = {
     ConflictKind.AMBIGUITY: "medium", ConflictKind.UNCERTAINTY: "medium",
     ConflictKind.LOW_CONFIDENCE: "low", ConflictKind.FUTURE: "low",
 }
-
-
-@dataclass
-class WriteInfo:
-    """What is the same for every fact of one write."""
-
-    space: str
-    source: str
-    source_ref: str
-    text: str
-    metadata: dict[str, Any]
-    message_key: str | None
-    now: datetime
 
 
 @dataclass
@@ -69,12 +57,7 @@ class Batch:
         for old in d.retracts:
             self.retracts.append({"new": d.fact_id, "old": old, "valid_to": valid_from})
         if d.refines is not None:
-            former = before.get(d.refines)
-            revision = {"value": former.value if former else None, "at": info.now.isoformat(),
-                        "source": info.source}
-            self.refines.append({"id": d.refines, "value": d.value,
-                                 "value_key": value_key(d.value), "confidence": p.confidence,
-                                 "revision": json.dumps(revision, sort_keys=True)})
+            self.refines.append(_refine_row(refined(before[d.refines], d, p, info)))
         if d.conflict_kind is not None and d.fact_id is not None:
             self._conflict(d)
 
@@ -126,33 +109,22 @@ def _edge(edge: dict[str, Any], now: datetime) -> dict[str, Any]:
 
 
 def _fact_row(p: Proposal, d: Decision, info: WriteInfo) -> dict[str, Any]:
-    assert d.fact_id is not None and d.status is not None
-    metadata = dict(info.metadata)
-    metadata["kind"] = d.kind.value
-    if p.reason:
-        metadata["reason"] = p.reason
-    if d.note and d.note != p.reason:
-        metadata["note"] = d.note
-    archived = d.action == Action.ARCHIVE
-    retired = d.status == Status.HISTORICAL
-    fact = Fact(
-        id=d.fact_id, space=info.space, subject=d.subject, value=d.value, scope=d.scope,
-        kind=d.kind, time_ref=p.time_ref, status=d.status, confidence=p.confidence,
-        source=info.source, source_ref=info.source_ref, raw=p.raw or info.text,
-        metadata=metadata, category=d.category, head=p.head, relation=p.relation, tail=p.tail,
-        cardinality=d.cardinality, proposed_action=d.proposed_action,
-        valid_from=p.valid_from or (None if archived else info.now),
-        valid_to=p.valid_to or (info.now if archived else None),
-        recorded_at=info.now, retired_at=info.now if retired else None,
-    )
-    extra: dict[str, Any] = {"action": d.action.value, "archived": archived}
+    """The node `new_fact` describes, with the properties only the graph keeps."""
+    extra: dict[str, Any] = {"action": d.action.value, "archived": d.action == Action.ARCHIVE}
     extra.update(head_type=p.head_type, tail_type=p.tail_type)
     extra["search_text"] = fact_text(d.subject, d.value, d.scope)
     if d.status == Status.ACTIVE:
         extra["held_from"] = info.now
     if info.message_key:
         extra["message_key"] = info.message_key
-    return fact_to_row(fact, **extra)
+    return fact_to_row(new_fact(p, d, info), **extra)
+
+
+def _refine_row(fact: Fact) -> dict[str, Any]:
+    """The in-place change `refined` describes: value, confidence and the newest revision."""
+    return {"id": fact.id, "value": fact.value, "value_key": value_key(fact.value),
+            "confidence": fact.confidence,
+            "revision": json.dumps(fact.revisions[-1], sort_keys=True)}
 
 
 def apply_plan(tx: ManagedTransaction, space: str, plan: Plan, now: datetime,
@@ -171,10 +143,9 @@ def apply_plan(tx: ManagedTransaction, space: str, plan: Plan, now: datetime,
         batch.retracts.append({"new": tomb_id, "old": target.id, "valid_to": now})
     if plan.refine is not None:
         fact, value = plan.refine
-        revision = json.dumps({"value": fact.value, "at": now.isoformat(), "source": source},
-                              sort_keys=True)
-        batch.refines.append({"id": fact.id, "value": value, "value_key": value_key(value),
-                              "confidence": fact.confidence, "revision": revision})
+        former = revision(fact.value, source, now)
+        batch.refines.append(_refine_row(replace(fact, value=value,
+                                                 revisions=(*fact.revisions, former))))
     batch.statuses = plan.statuses
     batch.supersedes = [{"new": new, "old": old, "valid_to": now}
                         for new, old in plan.supersedes]

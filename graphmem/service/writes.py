@@ -17,11 +17,11 @@ from graphmem.model import Action, Policy, Proposal, Result, Status
 from graphmem.recall.vectors import written_ids
 from graphmem.remember.extract import extract, usable
 from graphmem.remember.extract_context import extraction_input
+from graphmem.remember.new_fact import WriteInfo
 from graphmem.remember.pipeline import WriteRequest, message_key, write_proposals
 from graphmem.remember.policy import describe, make_policy, policy_from_json, policy_to_json
 from graphmem.remember.proposals import check_text, parse_proposals
 from graphmem.remember.results import NO_FACTS, NOTHING_TO_RETRACT
-from graphmem.remember.write import WriteInfo
 from graphmem.service.context import SpaceContext, now
 
 

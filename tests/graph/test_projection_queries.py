@@ -3,6 +3,8 @@ parameters its caller passes, and none is orphaned."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from graphmem.graph.statements import parameters, registry
@@ -61,7 +63,8 @@ def test_relationship_types_are_never_query_text() -> None:
 # Statements whose rows become Facts through row_to_fact.
 FACT_READS = ("facts/as_of", "facts/get", "facts/history", "facts/hot", "facts/recent_retired",
               "facts/valid_at", "entities/facts", "entities/history",
-              "traversal/facts_by_id", "traversal/subject_as_of", "traversal/subject_valid_at")
+              "traversal/facts_by_id", "traversal/subject_as_of", "traversal/subject_valid_at",
+              "remember/lock_and_load")
 FACT_COLUMNS = ("id", "space", "subject", "value", "scope", "kind", "time_ref", "status",
                 "confidence", "source", "source_ref", "raw", "metadata", "category", "head",
                 "relation", "tail", "cardinality", "proposed_action", "revisions")
@@ -78,3 +81,16 @@ def test_fact_reads_project_what_a_fact_needs_with_times_as_text(name: str) -> N
         assert f".{column}," in text or f".{column}\n" in text, column
     for column in TIMES:
         assert f"{column}: toString(f.{column})" in text, column
+
+
+CYPHER_DIR = Path(__file__).resolve().parents[2] / "cypher"
+
+
+def test_the_fact_columns_are_written_once() -> None:
+    """Each fact read names the shared fragment; no statement file repeats the column list."""
+    for name in FACT_READS:
+        source = (CYPHER_DIR / f"{name}.cypher").read_text(encoding="utf-8")
+        assert "f {@include(fragments/fact_columns)" in source, name
+    for path in CYPHER_DIR.rglob("*.cypher"):
+        if path.parent.name != "fragments":
+            assert ".cardinality, .proposed_action" not in path.read_text(encoding="utf-8"), path

@@ -39,6 +39,7 @@ PROBE = textwrap.dedent(
         "graphmem": graphmem.__file__,
         "cypher": str(cypher),
         "statement": query("migrations/version_get"),
+        "spliced": query("facts/hot"),
         "migrations": [m.query_name for m in migrations()],
         "presets": sorted(p.name for p in presets.iterdir() if p.name.endswith(".json")),
         "preset_json": [json.loads(presets.joinpath(f"{n}.json").read_text())
@@ -87,6 +88,7 @@ def venv(wheel: Path, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def test_wheel_installs_our_folders_inside_the_graphmem_namespace(wheel: Path) -> None:
     names = zipfile.ZipFile(wheel).namelist()
     assert "graphmem/cypher/migrations/001_initial.cypher" in names
+    assert "graphmem/cypher/fragments/fact_columns.cypher" in names
     assert "graphmem/neo4j_local/pom.xml" in names
     assert "graphmem/cypher/browser/style.grass" in names  # served to Neo4j Browser
     assert {f"graphmem/slots/presets/{p}.json" for p in PRESETS} <= set(names)
@@ -101,6 +103,7 @@ def test_installed_copy_serves_cypher_and_presets(venv: Path) -> None:
     assert Path(out["graphmem"]).is_relative_to(venv), out["graphmem"]
     assert Path(out["cypher"]).is_relative_to(venv), out["cypher"]
     assert out["statement"] == (ROOT / "cypher/migrations/version_get.cypher").read_text()
+    assert "@include" not in out["spliced"] and ".source_ref" in out["spliced"]
     assert "migrations/001_initial" in out["migrations"]
     assert {name.removesuffix(".json") for name in out["presets"]} == PRESETS
     assert all(isinstance(doc, dict) for doc in out["preset_json"])

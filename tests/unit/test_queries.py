@@ -13,26 +13,54 @@ from graphmem.errors import GraphMemError, InvalidInput
 from graphmem.graph import statements as queries
 from graphmem.graph.identifiers import RESERVED_TYPES, SAFE_IDENTIFIER, checked, relation_type
 from graphmem.graph.migrations import migrations
-from graphmem.graph.statements import UnknownQuery, parameters, query, registry, statements
+from graphmem.graph.statements import (
+    FRAGMENTS,
+    BadInclude,
+    UnknownQuery,
+    expand,
+    fragment,
+    parameters,
+    query,
+    registry,
+    statements,
+)
 
 CYPHER_DIR = Path(__file__).resolve().parents[2] / "cypher"
 ALL = sorted(registry())
 
 
 # ---- the registry ----------------------------------------------------------------------------
+ON_DISK = sorted(
+    str(p.relative_to(CYPHER_DIR).with_suffix("")) for p in CYPHER_DIR.rglob("*.cypher")
+)
+FRAGMENT_FILES = [n for n in ON_DISK if n.startswith(FRAGMENTS)]
+
+
+def _code(text: str) -> str:
+    """Query text without comments, whitespace collapsed: what the planner reads."""
+    return " ".join(re.sub(r"//[^\n]*", "", text).split())
+
+
 def test_registry_holds_every_cypher_file() -> None:
-    on_disk = sorted(
-        str(p.relative_to(CYPHER_DIR).with_suffix("")) for p in CYPHER_DIR.rglob("*.cypher")
-    )
-    assert ALL == on_disk
+    assert ALL == [n for n in ON_DISK if not n.startswith(FRAGMENTS)]
     assert {"migrations/001_initial", "migrations/version_get",
             "migrations/version_set"} <= set(ALL)
+    assert "fragments/fact_columns" in FRAGMENT_FILES
 
 
 @pytest.mark.parametrize("name", ALL)
 def test_every_statement_loads(name: str) -> None:
+    """A statement is its file, with each include marker replaced by its fragment."""
     text = query(name)
-    assert text == (CYPHER_DIR / f"{name}.cypher").read_text(encoding="utf-8")
+    source = (CYPHER_DIR / f"{name}.cypher").read_text(encoding="utf-8")
+    if "@include(" not in source:
+        assert text == source
+    else:
+        spliced = source
+        for fragment_name in FRAGMENT_FILES:
+            body = (CYPHER_DIR / f"{fragment_name}.cypher").read_text(encoding="utf-8")
+            spliced = spliced.replace(f"@include({fragment_name})", _code(body))
+        assert "@include" not in text and _code(text) == _code(spliced)
     assert statements(name), f"{name} holds only comments"
     for param in parameters(name):
         assert re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", param)
@@ -61,6 +89,59 @@ def test_unknown_name_fails_fast(name: str) -> None:
     with pytest.raises(UnknownQuery):
         parameters(name)
     assert issubclass(UnknownQuery, GraphMemError)
+
+
+# ---- fragments -------------------------------------------------------------------------------
+COLUMNS = {"fragments/cols": ".id, .value,\nvalid_from: toString(f.valid_from)"}
+
+
+def test_a_fragment_is_spliced_at_the_markers_column() -> None:
+    host = "MATCH (f)\nRETURN f {@include(fragments/cols), n: 1} AS fact"
+    assert expand("t/q", host, COLUMNS) == (
+        "MATCH (f)\nRETURN f {.id, .value,\n"
+        "          valid_from: toString(f.valid_from), n: 1} AS fact")
+
+
+def test_a_fragment_drops_its_comment_lines() -> None:
+    text = "// the columns\n  // of a fact\n.id, .value,\n.scope\n\n"
+    assert fragment("fragments/x", text) == ".id, .value,\n.scope"
+
+
+@pytest.mark.parametrize(("text", "match"), [
+    ("// only a comment\n", "holds only comments"),
+    (".id, .value // the value\n", "lines of their own"),
+    (".id, @include(fragments/cols)", "includes another"),
+])
+def test_a_fragment_that_cannot_be_spliced_is_refused(text: str, match: str) -> None:
+    with pytest.raises(BadInclude, match=match):
+        fragment("fragments/x", text)
+
+
+@pytest.mark.parametrize(("host", "match"), [
+    ("RETURN f {@include(fragments/nope)}", r"names no fragment .*fragments/cols"),
+    ("RETURN f {@include(facts/hot)}", "names no fragment"),
+    ("RETURN f {@include fragments/cols}", "malformed include marker"),
+    ("RETURN f {@include( fragments/cols )}", "malformed include marker"),
+    ("// columns: @include(fragments/cols)\nRETURN f", "inside a comment"),
+])
+def test_a_bad_include_marker_fails_at_load(host: str, match: str) -> None:
+    with pytest.raises(BadInclude, match=match) as info:
+        expand("t/q", host, COLUMNS)
+    assert "t/q" in str(info.value) and issubclass(BadInclude, GraphMemError)
+
+
+def test_fragments_are_not_statements() -> None:
+    with pytest.raises(UnknownQuery):
+        query("fragments/fact_columns")
+
+
+@pytest.mark.parametrize("name", FRAGMENT_FILES)
+def test_every_fragment_is_included_and_takes_no_parameters(name: str) -> None:
+    body = fragment(name, (CYPHER_DIR / f"{name}.cypher").read_text(encoding="utf-8"))
+    assert "$" not in body, "a fragment is column text, never a value"
+    users = [n for n in ALL
+             if f"@include({name})" in (CYPHER_DIR / f"{n}.cypher").read_text(encoding="utf-8")]
+    assert users, f"{name} is included by no statement"
 
 
 def test_migrations_are_numbered_and_idempotent_statements() -> None:

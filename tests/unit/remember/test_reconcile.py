@@ -30,6 +30,7 @@ from graphmem.model import (
     TimeRef,
 )
 from graphmem.remember.language import is_removal, is_removal_of
+from graphmem.remember.new_fact import WriteInfo
 from graphmem.remember.reconcile import (
     apply_to_state,
     detect_ambiguity,
@@ -55,6 +56,11 @@ PLAN = SlotSpec(name="plan", category="account")
 DB = SlotSpec(name="db")
 DOSE_PLAN = SlotSpec(name="care_plan", confirm=True)
 SPECS = {s.name: s for s in (ALLERGY, MEDICATION, PLAN, DB, DOSE_PLAN)}
+
+
+def _info(ctx: Context) -> WriteInfo:
+    """The write a reconciled proposal belongs to, as the pipeline describes it."""
+    return WriteInfo(space="s", now=NOW, source=ctx.source, text=ctx.text)
 
 
 class Memory:
@@ -90,7 +96,7 @@ class Memory:
         state = self.state(subject, p.scope)
         d = reconcile(p, state, self.specs.get(subject), self.policy, ctx, f"f{self.count}")
         self.count += 1
-        self.slots[(subject, p.scope)] = apply_to_state(state, d, p, ctx, NOW)
+        self.slots[(subject, p.scope)] = apply_to_state(state, d, p, _info(ctx))
         return d
 
     def active(self, subject: str, scope: str = "global") -> list[str]:
@@ -1035,7 +1041,7 @@ def test_single_valued_slots_hold_at_most_one_active_state_fact(
         d = reconcile(p, before, m.specs.get(p.subject), policy, ctx, f"f{m.count}")
         m.count += 1
         _check_decision(d, before, p)
-        after = apply_to_state(before, d, p, ctx, NOW)
+        after = apply_to_state(before, d, p, _info(ctx))
         m.slots[(p.subject, p.scope)] = after
         if p.subject in _SINGLE:
             assert len([f for f in after.active if f.kind == Kind.STATE]) <= 1

@@ -522,3 +522,33 @@ def test_file_errors_name_the_slot(tmp_path: Path) -> None:
     path.write_text(json.dumps({"slots": [{"name": "allergy"}, {"name": "x", "multi": 2}]}))
     with pytest.raises(ConfigError, match=r"slots\[1\] \('x'\): 'multi'"):
         load_slot_schema(path)
+
+
+@pytest.mark.parametrize(
+    ("spec", "match"),
+    [
+        (slot(name="Blood Type", multi="yes"), "'multi' must be true or false"),
+        (slot(name="Blood Type", aliases=["---"], mutli=True), "unknown field 'mutli'"),
+        (slot(category="bad cat", description=5), "'description' must be a string"),
+        (slot(aliases=["---"], category="bad cat"), "alias '---'"),
+        ({"slots": [{"name": "Blood Type"}, {"name": 7}]}, r"slots\[0\].*write it as"),
+        ({"slots": [{"name": "x", "multi": 1}], "version": 2}, "unknown field 'version'"),
+    ],
+)
+def test_the_first_problem_is_the_one_a_person_mends_first(
+    spec: dict[str, Any], match: str
+) -> None:
+    """Unknown fields, then missing ones, then types, then values; slot by slot, in order."""
+    with pytest.raises(ConfigError, match=match):
+        load_slot_schema(spec)
+
+
+def test_direct_construction_follows_the_document_rules() -> None:
+    with pytest.raises(ConfigError, match=r"slots\[0\] \('x'\): 'multi' must be true or false"):
+        SlotSchema((SlotSpec("x", multi=None),))  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="expected a SlotSpec, got str"):
+        SlotSchema(("allergy",))  # type: ignore[arg-type]
+    with pytest.raises(ConfigError, match="'category' must be 1-64"):
+        SlotSchema((SlotSpec("x", category="bad cat"),))
+    spec = SlotSpec("x", category="Critical")
+    assert SlotSchema((spec,)).resolve("x") is spec, "a valid spec is kept as given"

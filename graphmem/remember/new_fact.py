@@ -1,0 +1,76 @@
+"""The one builder of what a decision stores: a new Fact, and a Fact refined in place.
+
+The in-batch state reconcile reasons about (`reconcile.apply_to_state`) and the graph write
+(`write.Batch`) both build from here, so a later decision of the same batch sees exactly the
+fact that is written: the same times, provenance and metadata. Pure: the write's instant
+travels in `WriteInfo`, the fact id in the Decision.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any
+
+from graphmem.model import Action, Decision, Fact, Proposal, Status
+
+
+@dataclass(frozen=True)
+class WriteInfo:
+    """What is the same for every fact of one write."""
+
+    space: str
+    now: datetime
+    source: str = ""
+    source_ref: str = ""
+    text: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
+    message_key: str | None = None
+
+
+def new_fact(p: Proposal, d: Decision, info: WriteInfo) -> Fact:
+    """The fact `d` stores for `p`.
+
+    A current fact is valid from the write's instant unless the proposal says otherwise; an
+    archived (past-tense) fact was valid until then; a fact stored HISTORICAL (an archive or a
+    tombstone) is retired as it is written.
+    """
+    assert d.fact_id is not None and d.status is not None
+    archived = d.action == Action.ARCHIVE
+    return Fact(
+        id=d.fact_id, space=info.space, subject=d.subject, value=d.value, scope=d.scope,
+        kind=d.kind, time_ref=p.time_ref, status=d.status, confidence=p.confidence,
+        source=info.source, source_ref=info.source_ref, raw=p.raw or info.text,
+        metadata=_metadata(p, d, info), category=d.category, head=p.head,
+        relation=p.relation, tail=p.tail, cardinality=d.cardinality,
+        proposed_action=d.proposed_action,
+        valid_from=p.valid_from or (None if archived else info.now),
+        valid_to=p.valid_to or (info.now if archived else None),
+        recorded_at=info.now, retired_at=info.now if d.status == Status.HISTORICAL else None,
+        supersedes=d.supersedes, retracts=d.retracts,
+    )
+
+
+def _metadata(p: Proposal, d: Decision, info: WriteInfo) -> dict[str, Any]:
+    """The caller's metadata, the fact's kind, the extractor's reason and the gate's note."""
+    metadata = dict(info.metadata)
+    metadata["kind"] = d.kind.value
+    if p.reason:
+        metadata["reason"] = p.reason
+    if d.note and d.note != p.reason:
+        metadata["note"] = d.note
+    return metadata
+
+
+def revision(former_value: str | None, source: str, at: datetime) -> dict[str, Any]:
+    """What a refined fact keeps of its former value."""
+    return {"value": former_value, "at": at.isoformat(), "source": source}
+
+
+def refined(former: Fact, d: Decision, p: Proposal, info: WriteInfo) -> Fact:
+    """REFINE rewrites the value in place, takes the proposal's confidence and keeps the
+    former value in the fact's revisions."""
+    return replace(
+        former, value=d.value, confidence=p.confidence,
+        revisions=(*former.revisions, revision(former.value, info.source, info.now)),
+    )
