@@ -41,7 +41,8 @@ from graphmem.neo4j_local.manager import LocalNeo4j
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
-pytest_plugins = ["support.memory_fixtures", "support.llm_fixtures", "support.mirror_fixtures"]
+pytest_plugins = ["support.memory_fixtures", "support.llm_fixtures", "support.mirror_fixtures",
+                  "support.schema_probe"]
 
 DEFAULT_TEST_POSTGRES_URL = "postgresql://graphmem:graphmem@127.0.0.1:5432/graphmem_test"
 NEO4J_IMAGE = "neo4j:5.26"

@@ -11,7 +11,10 @@ from typer.testing import CliRunner
 
 from graphmem import GraphMem
 from graphmem.cli import app
+from graphmem.graph import nodes
+from graphmem.graph.fsck import SCHEMA
 from graphmem.lifecycle import fsck as checks
+from support.schema_probe import Probe
 
 # Corruptions, written the way a bug or a hand edit would: straight Cypher, parameters only.
 REVIVE = "MATCH (f:Fact {id: $id}) SET f.status = 'ACTIVE'"
@@ -64,7 +67,20 @@ def history(mem: GraphMem) -> dict[str, str]:
 def test_a_clean_graph_passes(mem: GraphMem, history: dict[str, str]) -> None:
     report = mem.fsck(strict=True)
     assert report.ok and failing(report) == set()
-    assert [c.name for c in report.checks] == [SLOTS, ORPHANS, EDGES, DUPLICATES, checks.MIRROR]
+    assert [c.name for c in report.checks] == [SCHEMA, SLOTS, ORPHANS, EDGES, DUPLICATES,
+                                               checks.MIRROR]
+
+
+def test_a_declared_constraint_missing_from_the_database_fires(
+        mem: GraphMem, history: dict[str, str], schema_probe: Probe,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nodes, "DECLARED", (*nodes.DECLARED, schema_probe.declaration))
+    assert mem.fsck().ok
+    schema_probe.drop(schema_probe.constraint)
+    report = mem.fsck()
+    assert not report.ok and failing(report) == {SCHEMA}
+    assert f"missing uniqueness constraint on :{schema_probe.label}(id)" in str(
+        report.check(SCHEMA))
 
 
 def test_two_active_values_on_a_single_valued_slot_fire(mem: GraphMem,
@@ -135,6 +151,17 @@ def test_cli_fsck_exits_non_zero_on_a_problem(mem: GraphMem, history: dict[str, 
     corrupt(mem, CUT_CHAIN, id=history["old_db"])
     broken = runner.invoke(app, ["fsck", "--space", mem.key], env=cli_env)
     assert broken.exit_code == 1 and f"FAIL  {ORPHANS}: 1 problem(s)" in broken.output
+
+
+def test_cli_fsck_names_a_missing_declared_index(
+        mem: GraphMem, history: dict[str, str], cli_env: dict[str, str], schema_probe: Probe,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nodes, "DECLARED", (*nodes.DECLARED, schema_probe.declaration))
+    schema_probe.drop(schema_probe.index)
+    result = CliRunner().invoke(app, ["fsck", "--space", mem.key], env=cli_env)
+    assert result.exit_code == 1, result.output
+    assert f"FAIL  {SCHEMA}: 1 problem(s)" in result.output
+    assert f"missing range index on :{schema_probe.label}(space, key)" in result.output
 
 
 def test_cli_graph_rebuild_and_sweep(mem: GraphMem, history: dict[str, str],
