@@ -5,6 +5,8 @@
 #   make run     setup, then `graphmem serve` (Ctrl-C stops the service; Neo4j keeps running)
 #   make test    setup, a test Postgres (scripts/test-postgres.sh), then pytest
 #                (PYTEST_ARGS='-m "not postgres"' etc. pass through)
+#   make test-docker  the same tests against the official neo4j:5.26 and postgres:16 images
+#                (testcontainers; needs a running Docker engine and stops at once without one)
 #   make lint    ruff, mypy --strict and the import-linter contracts (scripts/lint.sh)
 #   make stop    stop the managed Neo4j
 #
@@ -22,7 +24,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 EXTERNAL_NEO4J := $(strip $(GRAPHMEM_NEO4J_URI)$(shell grep -s '^GRAPHMEM_NEO4J_URI=.' .env))
 
-.PHONY: setup run test test-postgres lint stop help
+.PHONY: setup run test test-docker test-postgres lint stop help
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -48,6 +50,11 @@ run: setup
 
 test: setup test-postgres
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# Neither the managed Neo4j nor the local Postgres: tests/support/containers.py starts both
+# images when a test first needs them and removes them at the end.
+test-docker: $(STAMP)
+	GRAPHMEM_TEST_DOCKER=1 $(BIN)/pytest $(PYTEST_ARGS)
 
 # The Postgres the store tests use (skipped when GRAPHMEM_TEST_POSTGRES_URL is set).
 test-postgres:

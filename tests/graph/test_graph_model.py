@@ -13,6 +13,7 @@ from graphmem.graph import constraints, nodes, reads
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.fsck import SCHEMA, schema
 from graphmem.model import ConflictKind, ConflictStatus
+
 from support.schema_probe import Probe
 
 

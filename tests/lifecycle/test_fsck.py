@@ -14,6 +14,7 @@ from graphmem.cli import app
 from graphmem.graph import nodes
 from graphmem.graph.fsck import SCHEMA
 from graphmem.lifecycle import fsck as checks
+
 from support.schema_probe import Probe
 
 # Corruptions, written the way a bug or a hand edit would: straight Cypher, parameters only.
