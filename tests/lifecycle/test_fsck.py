@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,7 +14,11 @@ from graphmem import GraphMem
 from graphmem.cli import app
 from graphmem.graph import nodes
 from graphmem.graph.fsck import SCHEMA
+from graphmem.graph.migrations import migrations
+from graphmem.graph.statements import statements
 from graphmem.lifecycle import fsck as checks
+from graphmem.runtime import Runtime
+from graphmem.settings import Settings
 
 from support.schema_probe import Probe
 
@@ -134,6 +139,41 @@ def test_the_mirror_check_fires_when_the_graph_was_changed_behind_its_back(
     corrupt(mem, REVIVE, id=history["old_db"])
     mirror = mem.fsck().check(checks.MIRROR)
     assert not mirror.ok and history["old_db"] in str(mirror)
+
+
+def reinstall(runtime: Runtime, names: tuple[str, ...]) -> None:
+    """Run again the migration statements (all IF NOT EXISTS) that create `names`."""
+    with runtime.graph.session() as session:
+        for statement in [s for m in migrations() for s in statements(m.query_name)
+                          if any(f" {name} " in s for name in names)]:
+            session.run(statement).consume()
+
+
+@pytest.mark.slow
+def test_the_models_own_constraint_and_index_dropped_on_a_private_server_fire(
+        private_neo4j: Settings, settings: Settings) -> None:
+    """The real declarations on a server of the test's own: the shared one is never altered."""
+    assert private_neo4j.bolt_uri != settings.bolt_uri
+    runtime = Runtime.open(private_neo4j)
+    runtime.migrate()
+    dropped = ("fact_id", "fact_slot")
+    mem = GraphMem(f"t-{uuid.uuid4().hex[:12]}", runtime=runtime)
+    try:
+        assert mem.fsck().check(SCHEMA).ok
+        with runtime.graph.session() as session:
+            session.run("DROP CONSTRAINT fact_id").consume()
+            session.run("DROP INDEX fact_slot").consume()
+        report = mem.fsck()
+        assert not report.ok and failing(report) == {SCHEMA}
+        assert report.check(SCHEMA).problems == (
+            "missing range index on :Fact(space, subject, scope, status)",
+            "missing uniqueness constraint on :Fact(id)")
+        reinstall(runtime, dropped)
+        assert mem.fsck().check(SCHEMA).ok
+    finally:
+        reinstall(runtime, dropped)
+        mem.close()
+        runtime.close()
 
 
 # ---- the command line ------------------------------------------------------------------------
