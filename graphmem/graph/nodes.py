@@ -12,8 +12,8 @@ neomodel declares one property per index or constraint. A composite index or key
 on the class as `composite_indexes` / `composite_keys` (property names in index order), read
 by `graph.constraints` like the rest. Projection edges between entities have a type per
 relation (`graph.identifiers.relation_type`), which no class can name: `ProjectionEdge`
-declares the properties every one of them carries, and `PROJECTION_EDGE_LABEL` is what the
-Browser style calls them.
+declares the properties every one of them carries. The statements set a fact's status label
+(`STATUS_LABELS`) for Neo4j Browser; they are its optional labels.
 """
 
 from __future__ import annotations
@@ -46,8 +46,7 @@ from graphmem.model import (
     TimeRef,
 )
 
-EMBEDDING_DIMENSIONS = 384
-PROJECTION_EDGE_LABEL = "projection edge"
+EMBEDDING_DIMENSIONS = 384  # all-MiniLM-L6-v2, the fact_embedding index's dimensions
 STATUS_LABELS: tuple[str, ...] = ("Active", "Flagged", "Superseded", "Historical")
 
 Composite = tuple[tuple[str, ...], ...]
