@@ -10,6 +10,8 @@
 #                PYTEST_ARGS='-m "not postgres"' etc. pass through)
 #   make ui      the web UI and GraphQL IDE: `npm ci` from ui/package-lock.json, then the
 #                build into ui/dist (needs Node.js 20.19+ and npm)
+#   make test-docker  the same tests against the official neo4j:5.26 and postgres:16 images
+#                (testcontainers; needs a running Docker engine and stops at once without one)
 #   make lint    ruff, mypy --strict and the import-linter contracts (scripts/lint.sh)
 #   make stop    stop the managed Neo4j
 #   make compose Docker: random NEO4J_PASSWORD/POSTGRES_PASSWORD in .env on first use
@@ -34,7 +36,7 @@ UI_SOURCES := $(shell find ui/src ui/index.html ui/ide.html ui/vite.config.ts ui
 UI_BUNDLE := ui/dist/index.html
 UI_MODULES := ui/node_modules/.package-lock.json
 
-.PHONY: setup run test test-postgres lint stop compose help ui ui-if-missing
+.PHONY: setup run test test-docker test-postgres lint stop compose help ui ui-if-missing
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -76,6 +78,10 @@ ui-if-missing:
 	@if [ -f $(UI_BUNDLE) ]; then :; \
 	elif command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory ui; \
 	else echo "Node.js/npm not found: serving without the web UI (/ui/ says how to build it)" >&2; fi
+# Neither the managed Neo4j nor the local Postgres: tests/support/containers.py starts both
+# images when a test first needs them and removes them at the end.
+test-docker: $(STAMP)
+	GRAPHMEM_TEST_DOCKER=1 $(BIN)/pytest $(PYTEST_ARGS)
 
 # The Postgres the store tests use (skipped when GRAPHMEM_TEST_POSTGRES_URL is set).
 test-postgres:

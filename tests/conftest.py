@@ -4,15 +4,17 @@ Neo4j, in this order:
   1. `GRAPHMEM_NEO4J_URI` (with `GRAPHMEM_NEO4J_USER/PASSWORD/DATABASE`) from the environment
      or `.env`: that server is used as it is;
   2. the managed local server under `GRAPHMEM_HOME` (default `./.graphmem`), installed and
-     started when needed (both steps are idempotent) and left running afterwards;
-  3. if the managed server cannot be had and `GRAPHMEM_TEST_DOCKER=1` with a working Docker,
-     a `neo4j:5.26` testcontainer (needs `pip install testcontainers`).
+     started when needed (both steps are idempotent) and left running afterwards.
 Whatever the source, the graph schema is migrated once per session.
 
 Postgres: `GRAPHMEM_TEST_POSTGRES_URL`, else the server `.ci/run` sets up
 (`postgresql://graphmem:graphmem@127.0.0.1:5432/graphmem_test`). An unreachable server fails
 the Postgres tests with a message saying so; `-m "not postgres"` deselects them. Each
 Postgres store gets a schema of its own, dropped after the test.
+
+`GRAPHMEM_TEST_DOCKER=1` (`make test-docker`) replaces both with the official `neo4j:5.26`
+and `postgres:16` images as testcontainers (support/containers.py); the run stops at once,
+with the reason, when no Docker engine answers.
 
 Tests that use these fixtures are marked automatically (`neo4j`, `postgres`), so
 `-m "not neo4j"` and `-m "not postgres"` select by what a test really needs.
@@ -21,12 +23,9 @@ Tests that use these fixtures are marked automatically (`neo4j`, `postgres`), so
 from __future__ import annotations
 
 import os
-import shutil
-import subprocess
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
 import pytest
@@ -41,13 +40,20 @@ from graphmem.neo4j_local.manager import LocalNeo4j
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
-pytest_plugins = ["support.memory_fixtures", "support.llm_fixtures", "support.mirror_fixtures"]
+from support.containers import docker_mode, require_engine, start_neo4j, start_postgres
+
+pytest_plugins = ["support.memory_fixtures", "support.llm_fixtures", "support.mirror_fixtures",
+                  "support.schema_probe"]
 
 DEFAULT_TEST_POSTGRES_URL = "postgresql://graphmem:graphmem@127.0.0.1:5432/graphmem_test"
-NEO4J_IMAGE = "neo4j:5.26"
 
 NEO4J_FIXTURES = frozenset({"neo4j_settings", "settings", "graph", "runtime"})
 POSTGRES_FIXTURES = frozenset({"pg_url", "pg_schema_url"})
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Docker mode without a usable Docker engine is an error before any test runs."""
+    require_engine()
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -62,13 +68,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 
 
 # ---- Neo4j ---------------------------------------------------------------------------------
-def _docker_works() -> bool:
-    if shutil.which("docker") is None:
-        return False
-    probe = subprocess.run(["docker", "info"], capture_output=True, check=False, timeout=30)
-    return probe.returncode == 0
-
-
 def _managed_neo4j(settings: Settings) -> None:
     """Install (idempotent) and start (idempotent) the managed server under GRAPHMEM_HOME."""
     local = LocalNeo4j(settings)
@@ -81,26 +80,15 @@ def _managed_neo4j(settings: Settings) -> None:
     local.start()
 
 
-def _neo4j_container(request: pytest.FixtureRequest) -> dict[str, Any]:
-    try:
-        from testcontainers.neo4j import Neo4jContainer
-    except ImportError:
-        pytest.fail("GRAPHMEM_TEST_DOCKER=1 needs testcontainers: pip install"
-                    " 'testcontainers[neo4j]'", pytrace=False)
-    password = uuid.uuid4().hex
-    container = Neo4jContainer(NEO4J_IMAGE, password=password)
-    container.start()
-    request.addfinalizer(container.stop)
-    return {"neo4j_uri": container.get_connection_url(), "neo4j_user": "neo4j",
-            "neo4j_password": password}
-
-
 @pytest.fixture(scope="session")
 def neo4j_settings(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Settings:
     """Settings for the session: a running real Neo4j and a fresh SQLite file."""
     sqlite_url = f"sqlite:///{tmp_path_factory.mktemp('relational') / 'graphmem.db'}"
+    if docker_mode():
+        start_neo4j(request)
+        return load_settings(database_url=sqlite_url)
     try:
         base = load_settings(database_url=sqlite_url)
         if not base.managed_neo4j:
@@ -109,11 +97,9 @@ def neo4j_settings(
         return base
     except GraphMemError as e:
         problem = str(e)
-    if os.environ.get("GRAPHMEM_TEST_DOCKER") == "1" and _docker_works():
-        return load_settings(database_url=sqlite_url, **_neo4j_container(request))
     pytest.fail(
         f"no Neo4j for the tests: {problem}\n(set GRAPHMEM_NEO4J_URI to use another server, or"
-        " GRAPHMEM_TEST_DOCKER=1 to use Docker; -m 'not neo4j' deselects these tests)",
+        " run `make test-docker` to use Docker; -m 'not neo4j' deselects these tests)",
         pytrace=False,
     )
 
@@ -172,11 +158,14 @@ def _with_search_path(url: str, schema: str) -> str:
 
 
 @pytest.fixture(scope="session")
-def pg_url() -> str:
+def pg_url(request: pytest.FixtureRequest) -> str:
     """The test Postgres server's URL; fails (never skips) when it cannot be reached."""
     import psycopg
 
-    url = os.environ.get("GRAPHMEM_TEST_POSTGRES_URL") or DEFAULT_TEST_POSTGRES_URL
+    if docker_mode():
+        url = start_postgres(request)
+    else:
+        url = os.environ.get("GRAPHMEM_TEST_POSTGRES_URL") or DEFAULT_TEST_POSTGRES_URL
     try:
         with psycopg.connect(url, connect_timeout=5) as conn:
             conn.execute("SELECT 1")

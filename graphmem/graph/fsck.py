@@ -1,17 +1,21 @@
 """The graph's invariants, checked for `graphmem fsck` (see graphmem.lifecycle.fsck).
 
-Invariants (a violation fails the run): at most one ACTIVE value per single-valued slot,
+Invariants (a violation fails the run): the database holds every constraint and index the
+graph model declares (`graph.nodes`), at most one ACTIVE value per single-valued slot,
 every SUPERSEDED fact has an incoming SUPERSEDES or RETRACTS, every projection edge agrees
 with its fact and every projectable fact has its edges.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
+from graphmem.graph import constraints, nodes
 from graphmem.graph.driver import GraphDriver
 
 LIMIT = 100
+SCHEMA = "the declared constraints and indexes exist"
 
 
 @dataclass(frozen=True)
@@ -46,6 +50,13 @@ class Report:
 
     def __str__(self) -> str:
         return "\n".join([f"space {self.space}:", *(str(c) for c in self.checks)])
+
+
+def schema(graph: GraphDriver, classes: Iterable[type[nodes.GraphNode]] | None = None
+           ) -> Check:
+    """Database-wide, unlike the others: the declarations are `nodes.DECLARED` unless given."""
+    declared = nodes.DECLARED if classes is None else classes
+    return Check(SCHEMA, tuple(constraints.missing(graph, declared)))
 
 
 def _slots(graph: GraphDriver, space: str) -> Check:

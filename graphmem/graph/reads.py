@@ -11,11 +11,11 @@ from typing import Any, overload
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.facts import as_time, row_to_fact
-from graphmem.graph.rows import read_one
+from graphmem.graph.nodes import ConflictNode
+from graphmem.graph.rows import read, read_one
 from graphmem.model import (
     HOT_STATUSES,
     Conflict,
-    ConflictKind,
     ConflictStatus,
     Fact,
     Status,
@@ -130,17 +130,6 @@ def recent_retired(graph: GraphDriver, space: str, limit: int = 20) -> list[Fact
     return [row_to_fact(r["fact"]) for r in rows]
 
 
-def conflict_from_row(row: dict[str, Any], fact_ids: list[str]) -> Conflict:
-    c = row
-    return Conflict(
-        id=c["id"], space=c["space"], kind=ConflictKind(c["kind"]),
-        status=ConflictStatus(c["status"]), fact_ids=tuple(fact_ids),
-        severity=c.get("severity", "medium"), note=c.get("note") or "", by=c.get("by") or "",
-        winner=c.get("winner"), created_at=as_time(c.get("created_at")),
-        closed_at=as_time(c.get("closed_at")),
-    )
-
-
 def conflicts(graph: GraphDriver, space: str, status: str | None = "open") -> list[Conflict]:
     if status is not None:
         try:
@@ -148,16 +137,17 @@ def conflicts(graph: GraphDriver, space: str, status: str | None = "open") -> li
         except ValueError:
             allowed = ", ".join(s.value for s in ConflictStatus)
             raise InvalidInput(f"conflict status {status!r}: use one of {allowed}") from None
-    rows = graph.read("conflicts/list", space=space, status=status)
-    return [conflict_from_row(r["conflict"], r["fact_ids"]) for r in rows]
+    rows = read(graph, "conflicts/list", space=space, status=status)
+    return [ConflictNode.inflate(r["conflict"]).conflict(r["fact_ids"]) for r in rows]
 
 
 def conflict(graph: GraphDriver, space: str, conflict_id: str) -> tuple[Conflict, list[Fact]]:
-    rows = graph.read("conflicts/get", space=space, id=conflict_id)
+    rows = read(graph, "conflicts/get", space=space, id=conflict_id)
     if not rows:
         raise NotFound(f"no conflict {conflict_id!r} in this space")
     found = [row_to_fact(f) for f in rows[0]["facts"]]
-    return conflict_from_row(rows[0]["conflict"], [f.id for f in found]), found
+    node = ConflictNode.inflate(rows[0]["conflict"])
+    return node.conflict([f.id for f in found]), found
 
 
 def metadata_reason(fact: Fact) -> str:

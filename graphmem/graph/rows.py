@@ -1,8 +1,9 @@
-"""Rows of statements that return only maps, lists and scalars, taken as they arrive.
+"""Rows taken as they arrive, without `Record.data()`.
 
 `Record.data()` walks every value to turn nodes and relationships into dicts; on the
-hundreds of rows a traversal reads that walk costs more than the query. Statements run here
-return map projections only, so the values are already plain.
+hundreds of rows a traversal reads that walk costs more than the query. The hot statements
+run here return map projections, so their values are already plain; a cold read that
+returns a node gets the driver's Node, which a `graph.nodes` declaration inflates.
 """
 
 from __future__ import annotations
@@ -24,6 +25,11 @@ log = logging.getLogger(__name__)
 def plain(tx: ManagedTransaction, name: str, /, **params: Any) -> list[dict[str, Any]]:
     """Run a named statement in the caller's transaction; rows as plain dicts."""
     return [dict(record) for record in tx.run(query(name), params)]
+
+
+def read(graph: GraphDriver, name: str, /, **params: Any) -> list[dict[str, Any]]:
+    """A named read in a managed (retried) read transaction; values as they arrive."""
+    return graph.execute(lambda tx: plain(tx, name, **params), write=False)
 
 
 def read_one(graph: GraphDriver, name: str, /, **params: Any) -> list[dict[str, Any]]:

@@ -1,8 +1,9 @@
-"""`graphmem fsck`: the graph's invariants, near-duplicate entities, and the mirror.
+"""`graphmem fsck`: the graph's schema and invariants, near-duplicate entities, the mirror.
 
-A violated invariant fails the run; near-duplicate entities are candidates for a person
-(reported, never merged) and fail only under `strict`; the mirror check compares the
-relational copy with the graph once the outbox has caught up.
+A declared constraint or index missing from the database, or a violated invariant, fails the
+run; near-duplicate entities are candidates for a person (reported, never merged) and fail
+only under `strict`; the mirror check compares the relational copy with the graph once the
+outbox has caught up.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import logging
 
 from graphmem.errors import GraphMemError
 from graphmem.graph import entities
-from graphmem.graph.fsck import Check, Report, invariants
+from graphmem.graph.fsck import Check, Report, invariants, schema
 from graphmem.lifecycle.check_mirror import check_mirror
 from graphmem.lifecycle.duplicates import Embedder, near_duplicates
 from graphmem.runtime import Runtime
@@ -38,7 +39,7 @@ def mirror(runtime: Runtime, space: str) -> Check:
 
 def fsck(runtime: Runtime, space: str, strict: bool = False) -> Report:
     """Run every check on one space."""
-    checks = [*invariants(runtime.graph, space),
+    checks = [schema(runtime.graph), *invariants(runtime.graph, space),
               duplicates(runtime, space, runtime.embedder, strict), mirror(runtime, space)]
     report = Report(space, tuple(checks))
     if not report.ok:

@@ -17,8 +17,9 @@ from graphmem.errors import InvalidInput, NotFound
 from graphmem.graph import spaces
 from graphmem.graph.driver import run
 from graphmem.graph.facts import row_to_fact
+from graphmem.graph.nodes import ConflictNode
 from graphmem.graph.outbox import Outbox, batch_payload
-from graphmem.graph.reads import conflict_from_row
+from graphmem.graph.rows import plain
 from graphmem.model import (
     Action,
     Conflict,
@@ -96,11 +97,11 @@ def _open_conflict(tx: ManagedTransaction, space: str, req: Settlement
         if not pending:
             raise NotFound(f"no pending proposal {req.fact_id!r} in this space")
         conflict_id = pending[0]["conflict"]["id"]
-    rows = run(tx, "conflicts/get", id=conflict_id, space=space)
+    rows = plain(tx, "conflicts/get", id=conflict_id, space=space)
     if not rows:
         raise NotFound(f"no conflict {conflict_id!r} in this space")
-    found = rows[0]["conflict"]
-    if found["status"] != ConflictStatus.OPEN.value:
-        raise InvalidInput(f"conflict {conflict_id!r} is already {found['status']}")
+    found = ConflictNode.inflate(rows[0]["conflict"])
+    if found.status != ConflictStatus.OPEN.value:
+        raise InvalidInput(f"conflict {conflict_id!r} is already {found.status}")
     involved = [row_to_fact(f) for f in rows[0]["facts"]]
-    return conflict_from_row(found, [f.id for f in involved]), involved
+    return found.conflict([f.id for f in involved]), involved

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -11,7 +12,15 @@ from typer.testing import CliRunner
 
 from graphmem import GraphMem
 from graphmem.cli import app
+from graphmem.graph import nodes
+from graphmem.graph.fsck import SCHEMA
+from graphmem.graph.migrations import migrations
+from graphmem.graph.statements import statements
 from graphmem.lifecycle import fsck as checks
+from graphmem.runtime import Runtime
+from graphmem.settings import Settings
+
+from support.schema_probe import Probe
 
 # Corruptions, written the way a bug or a hand edit would: straight Cypher, parameters only.
 REVIVE = "MATCH (f:Fact {id: $id}) SET f.status = 'ACTIVE'"
@@ -64,7 +73,20 @@ def history(mem: GraphMem) -> dict[str, str]:
 def test_a_clean_graph_passes(mem: GraphMem, history: dict[str, str]) -> None:
     report = mem.fsck(strict=True)
     assert report.ok and failing(report) == set()
-    assert [c.name for c in report.checks] == [SLOTS, ORPHANS, EDGES, DUPLICATES, checks.MIRROR]
+    assert [c.name for c in report.checks] == [SCHEMA, SLOTS, ORPHANS, EDGES, DUPLICATES,
+                                               checks.MIRROR]
+
+
+def test_a_declared_constraint_missing_from_the_database_fires(
+        mem: GraphMem, history: dict[str, str], schema_probe: Probe,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nodes, "DECLARED", (*nodes.DECLARED, schema_probe.declaration))
+    assert mem.fsck().ok
+    schema_probe.drop(schema_probe.constraint)
+    report = mem.fsck()
+    assert not report.ok and failing(report) == {SCHEMA}
+    assert f"missing uniqueness constraint on :{schema_probe.label}(id)" in str(
+        report.check(SCHEMA))
 
 
 def test_two_active_values_on_a_single_valued_slot_fire(mem: GraphMem,
@@ -119,6 +141,41 @@ def test_the_mirror_check_fires_when_the_graph_was_changed_behind_its_back(
     assert not mirror.ok and history["old_db"] in str(mirror)
 
 
+def reinstall(runtime: Runtime, names: tuple[str, ...]) -> None:
+    """Run again the migration statements (all IF NOT EXISTS) that create `names`."""
+    with runtime.graph.session() as session:
+        for statement in [s for m in migrations() for s in statements(m.query_name)
+                          if any(f" {name} " in s for name in names)]:
+            session.run(statement).consume()
+
+
+@pytest.mark.slow
+def test_the_models_own_constraint_and_index_dropped_on_a_private_server_fire(
+        private_neo4j: Settings, settings: Settings) -> None:
+    """The real declarations on a server of the test's own: the shared one is never altered."""
+    assert private_neo4j.bolt_uri != settings.bolt_uri
+    runtime = Runtime.open(private_neo4j)
+    runtime.migrate()
+    dropped = ("fact_id", "fact_slot")
+    mem = GraphMem(f"t-{uuid.uuid4().hex[:12]}", runtime=runtime)
+    try:
+        assert mem.fsck().check(SCHEMA).ok
+        with runtime.graph.session() as session:
+            session.run("DROP CONSTRAINT fact_id").consume()
+            session.run("DROP INDEX fact_slot").consume()
+        report = mem.fsck()
+        assert not report.ok and failing(report) == {SCHEMA}
+        assert report.check(SCHEMA).problems == (
+            "missing range index on :Fact(space, subject, scope, status)",
+            "missing uniqueness constraint on :Fact(id)")
+        reinstall(runtime, dropped)
+        assert mem.fsck().check(SCHEMA).ok
+    finally:
+        reinstall(runtime, dropped)
+        mem.close()
+        runtime.close()
+
+
 # ---- the command line ------------------------------------------------------------------------
 @pytest.fixture
 def cli_env(mem: GraphMem, tmp_path: Path) -> Iterator[dict[str, str]]:
@@ -135,6 +192,17 @@ def test_cli_fsck_exits_non_zero_on_a_problem(mem: GraphMem, history: dict[str, 
     corrupt(mem, CUT_CHAIN, id=history["old_db"])
     broken = runner.invoke(app, ["fsck", "--space", mem.key], env=cli_env)
     assert broken.exit_code == 1 and f"FAIL  {ORPHANS}: 1 problem(s)" in broken.output
+
+
+def test_cli_fsck_names_a_missing_declared_index(
+        mem: GraphMem, history: dict[str, str], cli_env: dict[str, str], schema_probe: Probe,
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(nodes, "DECLARED", (*nodes.DECLARED, schema_probe.declaration))
+    schema_probe.drop(schema_probe.index)
+    result = CliRunner().invoke(app, ["fsck", "--space", mem.key], env=cli_env)
+    assert result.exit_code == 1, result.output
+    assert f"FAIL  {SCHEMA}: 1 problem(s)" in result.output
+    assert f"missing range index on :{schema_probe.label}(space, key)" in result.output
 
 
 def test_cli_graph_rebuild_and_sweep(mem: GraphMem, history: dict[str, str],

@@ -1,0 +1,242 @@
+"""The graph model, declared once: every node label, its properties, keys and indexes, and the
+fixed relationship types, as neomodel classes.
+
+What the declarations are used for: `graph.constraints` derives from them the constraints and
+indexes the database must hold (fsck checks them; a test checks that `cypher/migrations/`
+builds exactly those), and the cold reads turn a returned node into an object with
+`ConflictNode.inflate(node)`. What they are not used for: neomodel never connects and never
+writes. Statements run by name through `GraphDriver` (hot paths included), and the schema is
+installed by the versioned migrations, not by `install_labels`.
+
+neomodel declares one property per index or constraint. A composite index or key is declared
+on the class as `composite_indexes` / `composite_keys` (property names in index order), read
+by `graph.constraints` like the rest. Projection edges between entities have a type per
+relation (`graph.identifiers.relation_type`), which no class can name: `ProjectionEdge`
+declares the properties every one of them carries. The statements set a fact's status label
+(`STATUS_LABELS`) for Neo4j Browser; they are its optional labels.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from neomodel import (
+    ArrayProperty,
+    BooleanProperty,
+    DateTimeNeo4jFormatProperty,
+    FloatProperty,
+    FulltextIndex,
+    IntegerProperty,
+    JSONProperty,
+    RelationshipTo,
+    StringProperty,
+    StructuredNode,
+    StructuredRel,
+    VectorIndex,
+)
+
+from graphmem.model import (
+    Action,
+    Cardinality,
+    Conflict,
+    ConflictKind,
+    ConflictStatus,
+    Kind,
+    Status,
+    TimeRef,
+)
+
+EMBEDDING_DIMENSIONS = 384  # all-MiniLM-L6-v2, the fact_embedding index's dimensions
+STATUS_LABELS: tuple[str, ...] = ("Active", "Flagged", "Superseded", "Historical")
+
+Composite = tuple[tuple[str, ...], ...]
+
+
+def _choices(values: type[Any]) -> dict[str, str]:
+    return {member.value: member.value for member in values}
+
+
+class GraphNode(StructuredNode):
+    """A declared label: neomodel's properties plus what neomodel cannot declare."""
+
+    __abstract_node__ = True
+    composite_keys: ClassVar[Composite] = ()
+    composite_indexes: ClassVar[Composite] = ()
+
+
+# ---- relationships with properties -------------------------------------------------------
+class Succession(StructuredRel):
+    """SUPERSEDES and RETRACTS: the newer fact points at the one it retired."""
+
+    at = DateTimeNeo4jFormatProperty(required=True)
+
+
+class About(StructuredRel):
+    """A fact points at the entities it is about, as the relation's head or tail."""
+
+    role = StringProperty(required=True, choices={"head": "head", "tail": "tail"})
+
+
+class ProjectionEdge(StructuredRel):
+    """An entity's edge to another for one relation fact, typed by the relation; it copies
+    the fact's status and times so traversals filter edges without reading facts."""
+
+    fact_id = StringProperty(required=True)
+    space = StringProperty(required=True)
+    relation = StringProperty()
+    status = StringProperty(choices=_choices(Status))
+    confidence = FloatProperty()
+    valid_from = DateTimeNeo4jFormatProperty()
+    valid_to = DateTimeNeo4jFormatProperty()
+    held_from = DateTimeNeo4jFormatProperty()
+    retired_at = DateTimeNeo4jFormatProperty()
+    recorded_at = DateTimeNeo4jFormatProperty()
+    archived = BooleanProperty()
+    coexist = BooleanProperty()
+
+
+# ---- nodes -------------------------------------------------------------------------------
+class SpaceNode(GraphNode):
+    """A memory space: the write lock and counter, the stored policy, the claiming mirror."""
+
+    __label__ = "Space"
+    key = StringProperty(unique_index=True, required=True)
+    created_at = DateTimeNeo4jFormatProperty()
+    writes = IntegerProperty()
+    policy = StringProperty()
+    mirror = StringProperty()
+    relation_labels = ArrayProperty(StringProperty())
+    vector_seq = IntegerProperty()
+
+
+class EntityNode(GraphNode):
+    """An entity of a space, identified by its composite key `type:name` within the space."""
+
+    __label__ = "Entity"
+    composite_keys = (("space", "key"),)
+    space = StringProperty(required=True)
+    key = StringProperty(required=True)
+    type = StringProperty(required=True)
+    name = StringProperty(required=True,
+                          fulltext_index=FulltextIndex(eventually_consistent=True))
+    norm = StringProperty(required=True)
+    created_at = DateTimeNeo4jFormatProperty()
+    seeded = BooleanProperty()
+
+
+class FactNode(GraphNode):
+    """A fact as stored; `graph.facts` maps it to and from `model.Fact` on the hot paths."""
+
+    __label__ = "Fact"
+    __optional_labels__ = list(STATUS_LABELS)
+    composite_indexes = (
+        ("space", "subject", "scope", "status"),
+        ("space", "status"),
+        ("space", "message_key"),
+        ("space", "category", "status"),
+        ("space", "vector_seq"),
+        ("space", "subject"),
+    )
+    uid = StringProperty(db_property="id", unique_index=True, required=True)
+    space = StringProperty(index=True, required=True)
+    subject = StringProperty(required=True)
+    scope = StringProperty(required=True)
+    value = StringProperty(required=True)
+    value_key = StringProperty()
+    kind = StringProperty(choices=_choices(Kind))
+    time_ref = StringProperty(choices=_choices(TimeRef))
+    status = StringProperty(required=True, choices=_choices(Status))
+    confidence = FloatProperty()
+    source = StringProperty()
+    source_ref = StringProperty()
+    raw = StringProperty()
+    metadata = JSONProperty()
+    category = StringProperty()
+    head = StringProperty()
+    relation = StringProperty()
+    tail = StringProperty()
+    head_type = StringProperty()
+    tail_type = StringProperty()
+    cardinality = StringProperty(choices=_choices(Cardinality))
+    action = StringProperty(choices=_choices(Action))
+    proposed_action = StringProperty(choices=_choices(Action))
+    archived = BooleanProperty()
+    coexist = BooleanProperty()
+    revisions = ArrayProperty(StringProperty())
+    message_key = StringProperty()
+    valid_from = DateTimeNeo4jFormatProperty()
+    valid_to = DateTimeNeo4jFormatProperty()
+    held_from = DateTimeNeo4jFormatProperty()
+    recorded_at = DateTimeNeo4jFormatProperty()
+    retired_at = DateTimeNeo4jFormatProperty()
+    refined_at = DateTimeNeo4jFormatProperty()
+    head_key = StringProperty()
+    tail_key = StringProperty()
+    rel_type = StringProperty()
+    rel_key = StringProperty()
+    entity_keys = ArrayProperty(StringProperty())
+    search_text = StringProperty(
+        fulltext_index=FulltextIndex(analyzer="english", eventually_consistent=True))
+    embedding = ArrayProperty(FloatProperty(), vector_index=VectorIndex(
+        dimensions=EMBEDDING_DIMENSIONS, similarity_function="cosine"))
+    vector_seq = IntegerProperty()
+    supersedes = RelationshipTo("FactNode", "SUPERSEDES", model=Succession)
+    retracts = RelationshipTo("FactNode", "RETRACTS", model=Succession)
+    about = RelationshipTo("EntityNode", "ABOUT", model=About)
+
+
+class ConflictNode(GraphNode):
+    """An open or closed conflict over the facts it involves."""
+
+    __label__ = "Conflict"
+    composite_indexes = (("space", "status"),)
+    uid = StringProperty(db_property="id", unique_index=True, required=True)
+    space = StringProperty(required=True)
+    subject = StringProperty()
+    scope = StringProperty()
+    kind = StringProperty(required=True, choices=_choices(ConflictKind))
+    status = StringProperty(required=True, choices=_choices(ConflictStatus))
+    severity = StringProperty(default="medium")
+    note = StringProperty(default="")
+    by = StringProperty(default="")
+    winner = StringProperty()
+    created_at = DateTimeNeo4jFormatProperty()
+    closed_at = DateTimeNeo4jFormatProperty()
+    involves = RelationshipTo("FactNode", "INVOLVES")
+
+    def conflict(self, fact_ids: list[str]) -> Conflict:
+        """The plain `model.Conflict` of this node and the ids of the facts it involves."""
+        return Conflict(
+            id=self.uid, space=self.space, kind=ConflictKind(self.kind),
+            status=ConflictStatus(self.status), fact_ids=tuple(fact_ids),
+            severity=self.severity, note=self.note, by=self.by, winner=self.winner,
+            created_at=self.created_at, closed_at=self.closed_at)
+
+
+class OutboxNode(GraphNode):
+    """A change the mirror has yet to apply (or applied, until pruned)."""
+
+    __label__ = "Outbox"
+    uid = StringProperty(db_property="id", unique_index=True, required=True)
+    space = StringProperty(required=True)
+    kind = StringProperty(required=True)
+    payload = StringProperty(required=True)
+    audit = StringProperty()
+    seq = IntegerProperty()
+    done = BooleanProperty(index=True, required=True)
+    created_at = DateTimeNeo4jFormatProperty(required=True)
+    applied_at = DateTimeNeo4jFormatProperty()
+
+
+class SchemaVersionNode(GraphNode):
+    """The graph schema version the migrations installed."""
+
+    __label__ = "SchemaVersion"
+    uid = StringProperty(db_property="id", required=True)
+    version = IntegerProperty(required=True)
+    name = StringProperty()
+    applied_at = DateTimeNeo4jFormatProperty()
+
+
+DECLARED: tuple[type[GraphNode], ...] = (
+    SpaceNode, EntityNode, FactNode, ConflictNode, OutboxNode, SchemaVersionNode)
