@@ -370,6 +370,7 @@ def test_the_views_are_keyboard_operable(browser: Browser, server: Server) -> No
     context, page, watch = open_page(browser, server)
     try:
         page.goto(f"{server.base}/ui/")
+        expect(page.get_by_label("API key")).to_be_visible()  # rendered before the first Tab
         page.keyboard.press("Tab")
         expect(page.get_by_label("API key")).to_be_focused()
         page.keyboard.type(writer)
