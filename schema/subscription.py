@@ -6,19 +6,19 @@ from collections.abc import AsyncGenerator
 
 import strawberry
 
-from graphmem.schema.fields import GraphInfo, SpaceArg, stream
+from graphmem.schema.fields import GraphInfo, SpaceArg, stream, subscription
 from graphmem.schema.types import ConflictOpenedEvent, FactChangedEvent
 
 
 @strawberry.type
 class Subscription:
-    @strawberry.subscription(description="Every stored change to the space's facts.")
+    @subscription("Every stored change to the space's facts.")
     async def fact_changed(self, info: GraphInfo,
                            space: SpaceArg) -> AsyncGenerator[FactChangedEvent, None]:
         async for event in stream(info, space):
             yield FactChangedEvent.from_event(event)
 
-    @strawberry.subscription(description="Every conflict opened in the space.")
+    @subscription("Every conflict opened in the space.")
     async def conflict_opened(self, info: GraphInfo,
                               space: SpaceArg) -> AsyncGenerator[ConflictOpenedEvent, None]:
         async for event in stream(info, space):
