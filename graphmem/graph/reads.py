@@ -118,7 +118,8 @@ def conflict_from_row(row: dict[str, Any], fact_ids: list[str]) -> Conflict:
         status=ConflictStatus(c["status"]), fact_ids=tuple(fact_ids),
         severity=c.get("severity", "medium"), note=c.get("note") or "", by=c.get("by") or "",
         winner=c.get("winner"), created_at=as_time(c.get("created_at")),
-        closed_at=as_time(c.get("closed_at")),
+        closed_at=as_time(c.get("closed_at")), subject=c.get("subject") or "",
+        scope=c.get("scope") or "",
     )
 
 
