@@ -147,6 +147,8 @@ class Proposal:
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     raw: str = ""
+    source_ref: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
 
     @property
     def effective_confidence(self) -> float:

@@ -79,6 +79,9 @@ class Settings(BaseSettings):
     mirror_interval: float = Field(1.0, gt=0, description="Background outbox drain period (s).")
     mirror_batch: int = Field(500, ge=1, le=10_000)
     outbox_keep_seconds: int = Field(86400, ge=0, description="Applied outbox entries kept.")
+    change_poll_seconds: float = Field(0.25, gt=0, le=60, description="How often a server"
+                                       " with subscribers reads the change log for writes"
+                                       " other processes committed (its own wake it at once).")
     retention_days: float | None = Field(None, gt=0, description="Default purge period.")
 
     host: str = "127.0.0.1"

@@ -7,7 +7,7 @@ from typing import Any
 
 from graphmem.auth import KeyStore, Principal
 from graphmem.runtime import Runtime
-from graphmem.service.broker import Broker
+from graphmem.service.feed import ChangeFeed
 from graphmem.service.metrics import Metrics
 
 
@@ -15,9 +15,10 @@ from graphmem.service.metrics import Metrics
 class RequestContext:
     runtime: Runtime
     keys: KeyStore
-    broker: Broker
+    feed: ChangeFeed
     metrics: Metrics
     principal: Principal | None
     request_id: str
     client: str = "-"
     connection_params: dict[str, Any] | None = field(default=None)
+    loaders: dict[tuple[Any, ...], Any] = field(default_factory=dict)

@@ -33,7 +33,7 @@ KEYS: dict[str, tuple[Part, ...]] = {
     "space": ("str",),
     "entry": ("time", "str", "int"),
     "audit": ("int",),
-    "change": ("int", "str"),
+    "change": ("int", "str", "int"),
 }
 Key = tuple[Any, ...]
 

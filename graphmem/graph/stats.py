@@ -24,23 +24,21 @@ class SpaceStats:
     is how many retired facts `list_memories` shows (at most 20)."""
 
     space: str
-    active: int
-    flagged: int
-    superseded: int
-    historical: int
-    open_conflicts: int
-    pending_changes: int
-    entities: int
-
-    @property
-    def recently_retired(self) -> int:
-        return min(LISTED_RETIRED, self.superseded + self.historical)
+    active: int = 0
+    flagged: int = 0
+    superseded: int = 0
+    historical: int = 0
+    open_conflicts: int = 0
+    pending_changes: int = 0
+    entities: int = 0
+    recently_retired: int = 0
 
 
 def stats(graph: GraphDriver, spaces: Sequence[str], when: When) -> dict[str, SpaceStats]:
     """Counts for each space, in one statement (a page of spaces batches into one)."""
     rows = read_one(graph, "spaces/stats", spaces=list(dict.fromkeys(spaces)), **when.params())
-    return {r["space"]: SpaceStats(**r) for r in rows}
+    return {r["space"]: SpaceStats(**r, recently_retired=min(
+        LISTED_RETIRED, r["superseded"] + r["historical"])) for r in rows}
 
 
 @dataclass(frozen=True)
@@ -56,3 +54,8 @@ def space_page(graph: GraphDriver, prefix: str, window: Window) -> Page[SpaceInf
     found = [SpaceInfo(r["space"], as_time(r["created_at"])) for r in rows]
     total = count(graph, "spaces/count", {"prefix": prefix}) if window.count else None
     return window.page(found, lambda s: (s.key,), total)
+
+
+def space_info(graph: GraphDriver, space: str) -> SpaceInfo | None:
+    rows = read_one(graph, "spaces/get", space=space)
+    return SpaceInfo(rows[0]["space"], as_time(rows[0]["created_at"])) if rows else None

@@ -1,6 +1,6 @@
 """The API's composition: `/graphql`, `/metrics`, the middlewares, and what they share.
 
-The metrics and the broker live as long as the app; the key store is opened in the
+The metrics live as long as the app; the key store and the change feed are opened in the
 lifespan with the runtime. Middlewares run outermost first: request id, limits,
 authentication.
 """
@@ -26,7 +26,7 @@ from graphmem.http.request_id import RequestIdMiddleware
 from graphmem.resolvers import RequestContext
 from graphmem.runtime import Runtime
 from graphmem.schema import build_schema
-from graphmem.service.broker import Broker
+from graphmem.service.feed import ChangeFeed
 from graphmem.service.metrics import Metrics
 from graphmem.settings import Settings
 
@@ -35,7 +35,7 @@ async def context_for(request: Request | WebSocket) -> RequestContext:
     scope = request.scope
     client = scope.get("client") or ("-", 0)
     return RequestContext(runtime=state.runtime(scope), keys=state.keys(scope),
-                          broker=state.broker(scope), metrics=state.metrics(scope),
+                          feed=state.feed(scope), metrics=state.metrics(scope),
                           principal=state.principal(scope), request_id=state.request_id(scope),
                           client=str(client[0]))
 
@@ -66,14 +66,14 @@ def middleware(settings: Settings) -> list[Middleware]:
 def prepare(app: Starlette) -> None:
     """App-lifetime objects, set before the first request."""
     app.state.metrics = Metrics()
-    app.state.broker = Broker()
 
 
 def open_keys(app: Starlette, runtime: Runtime) -> None:
-    """What needs the runtime: the key store, and the model clients' call counters; and the
-    loop's executor, where resolvers run the synchronous service layer (it is shut down
-    with the loop)."""
+    """What needs the runtime: the key store, the change feed, and the model clients' call
+    counters; and the loop's executor, where resolvers run the synchronous service layer
+    (it is shut down with the loop)."""
     app.state.keys = KeyStore.open(runtime.store, runtime.settings, cached=True)
+    app.state.feed = ChangeFeed(runtime, runtime.settings.change_poll_seconds)
     app.state.metrics.watch_models(runtime.model_clients)
     asyncio.get_running_loop().set_default_executor(
         ThreadPoolExecutor(WORKER_THREADS, thread_name_prefix="graphmem-api"))

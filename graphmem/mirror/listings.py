@@ -13,7 +13,7 @@ _COUNT = ("SELECT COUNT(*) FROM audit_log WHERE tenant = ?"
           " AND (CAST(? AS TEXT) IS NULL OR operation = ?)")
 _EVENTS = ("SELECT event_id, kind, payload, created_at, graph_seq FROM events"
            " WHERE space = ? AND graph_seq IS NOT NULL"
-           " AND (graph_seq > ? OR (graph_seq = ? AND event_id > ?))"
+           " AND (graph_seq > ? OR (graph_seq = ? AND event_id >= ?))"
            " ORDER BY graph_seq, event_id LIMIT ?")
 
 
@@ -39,11 +39,11 @@ class Event:
     seq: int
 
 
-def events_after(store: RelationalStore, cipher: FieldCipher, space: str, seq: int,
+def events_from(store: RelationalStore, cipher: FieldCipher, space: str, seq: int,
                  event_id: str, limit: int) -> list[Event]:
-    """A space's applied events after (seq, event id) in the graph's commit order: what the
-    change feed replays once the graph's copies are pruned. An erasure rewrote (or, for a
-    whole space, removed) the events that held what it erased."""
+    """A space's applied events from (seq, event id) on, that one included, in the graph's
+    commit order: what the change feed replays once the graph's copies are pruned. An
+    erasure rewrote (or, for a whole space, removed) the events that held what it erased."""
     rows = store.query(_EVENTS, (space, seq, seq, event_id, limit))
     return [Event(str(r[0]), str(r[1]), cipher.open(r[2]) or "{}", str(r[3]), int(r[4]))
             for r in rows]

@@ -109,7 +109,12 @@ class Batch:
         if not self.conflicts:
             return {}
         rows = run(tx, "remember/open_conflicts", rows=self.conflicts, space=space, now=now)
-        return {fact_id: r["conflict_id"] for r in rows for fact_id in r["flagged"]}
+        found = {fact_id: r["conflict_id"] for r in rows for fact_id in r["flagged"]}
+        joined = {row["id"]: found[row["flagged"][0]] for row in self.conflicts
+                  if found.get(row["flagged"][0], row["id"]) != row["id"]}
+        if joined and outbox is not None:
+            outbox.relabel(tx, joined)
+        return found
 
 
 _STAMPS = ("recorded_at", "held_from", "valid_from", "valid_to", "retired_at")
@@ -127,7 +132,7 @@ def _edge(edge: dict[str, Any], now: datetime) -> dict[str, Any]:
 
 def _fact_row(p: Proposal, d: Decision, info: WriteInfo) -> dict[str, Any]:
     assert d.fact_id is not None and d.status is not None
-    metadata = dict(info.metadata)
+    metadata = {**info.metadata, **p.metadata}
     metadata["kind"] = d.kind.value
     if p.reason:
         metadata["reason"] = p.reason
@@ -138,7 +143,7 @@ def _fact_row(p: Proposal, d: Decision, info: WriteInfo) -> dict[str, Any]:
     fact = Fact(
         id=d.fact_id, space=info.space, subject=d.subject, value=d.value, scope=d.scope,
         kind=d.kind, time_ref=p.time_ref, status=d.status, confidence=p.confidence,
-        source=info.source, source_ref=info.source_ref, raw=p.raw or info.text,
+        source=info.source, source_ref=p.source_ref or info.source_ref, raw=p.raw or info.text,
         metadata=metadata, category=d.category, head=p.head, relation=p.relation, tail=p.tail,
         cardinality=d.cardinality, proposed_action=d.proposed_action,
         valid_from=p.valid_from or (None if archived else info.now),

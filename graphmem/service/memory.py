@@ -122,10 +122,12 @@ class GraphMem:
             call, facts, text, source, metadata))
 
     def remember(self, text: str, source: str = "",
-                 metadata: Mapping[str, Any] | None = None) -> list[Result]:
-        """Prefilter, one extraction call, then reconcile the facts (as remember_facts)."""
+                 metadata: Mapping[str, Any] | None = None,
+                 source_ref: str = "") -> list[Result]:
+        """Prefilter, one extraction call, then reconcile the facts (as remember_facts);
+        `source_ref` says where the text came from (a permalink, a message id)."""
         return self._run("remember", lambda call: self._writes.remember(
-            call, text, source, metadata))
+            call, text, source, metadata, source_ref))
 
     def forget(self, text: str, source: str = "") -> list[Result]:
         """One extraction with every action forced to RETRACT; no prefilter."""
@@ -181,8 +183,9 @@ class GraphMem:
         """Confirm-gate proposals waiting for someone with the approve capability."""
         return self._run("pending", lambda call: self._reads.pending())
 
-    def fact(self, fact_id: str) -> Fact:
-        return self._run("fact", lambda call: self._reads.fact(fact_id))
+    def fact(self, fact_id: str, as_of: datetime | None = None) -> Fact:
+        """One fact by id (as memory held it at `as_of`, when given)."""
+        return self._run("fact", lambda call: self._reads.fact(fact_id, as_of))
 
     def history(self, subject: str, scope: str | None = None,
                 as_of: datetime | None = None) -> reads.History:
@@ -251,6 +254,10 @@ class GraphMem:
         """The spaces of this space's tenant that something wrote to."""
         return self._run("spaces", lambda call: self._reads.spaces_page(
             self._window("space", first, after, last, before, count)))
+
+    def space_info(self) -> SpaceInfo:
+        """This space, when something wrote to it (NotFound otherwise)."""
+        return self._run("space_info", lambda call: self._reads.space_info())
 
     def spaces_stats(self, keys: Iterable[str], when: When = NOW) -> dict[str, SpaceStats]:
         return self._run("spaces_stats", lambda call: self._reads.spaces_stats(keys, when))

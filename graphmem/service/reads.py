@@ -7,11 +7,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from graphmem.errors import InvalidInput
+from graphmem.errors import InvalidInput, NotFound
 from graphmem.graph import listings, reads, timelines
 from graphmem.graph.listings import ConflictFilter, FactFilter
 from graphmem.graph.paging import Page, Window
-from graphmem.graph.stats import SpaceInfo, SpaceStats, space_page, stats
+from graphmem.graph.stats import SpaceInfo, SpaceStats, space_info, space_page, stats
 from graphmem.model import NOW, Conflict, ConflictKind, Fact, Status, When
 from graphmem.recall.answer import Recall
 from graphmem.recall.check import ActCheck, check_before_act
@@ -61,9 +61,14 @@ class Reads:
                        for fid in c.fact_ids}
         return [f for f in self.flagged() if f.id in pending_ids]
 
-    def fact(self, fact_id: str) -> Fact:
+    def fact(self, fact_id: str, as_of: datetime | None = None) -> Fact:
         self.ctx.require("read")
-        return reads.get(self.ctx.graph, self.ctx.key, fact_id)[0]
+        if as_of is None:
+            return reads.get(self.ctx.graph, self.ctx.key, fact_id)[0]
+        found = self.facts_by_id([fact_id], as_of)
+        if fact_id not in found:
+            raise NotFound(f"no fact {fact_id!r} in this space at {as_of.isoformat()}")
+        return found[fact_id]
 
     def history(self, subject: str, scope: str | None = None,
                 as_of: datetime | None = None) -> reads.History:
@@ -152,7 +157,7 @@ class Reads:
     def stats(self, when: When = NOW) -> SpaceStats:
         self.ctx.require("read")
         found = stats(self.ctx.graph, [self.ctx.key], when)
-        return found.get(self.ctx.key) or SpaceStats(self.ctx.key, 0, 0, 0, 0, 0, 0, 0)
+        return found.get(self.ctx.key) or SpaceStats(self.ctx.key)
 
     # ---- the tenant's spaces --------------------------------------------------------------
     def spaces_page(self, window: Window) -> Page[SpaceInfo]:
@@ -169,7 +174,14 @@ class Reads:
         if outside:
             raise InvalidInput(f"space {outside[0]!r} is not in tenant {self.ctx.space.tenant!r}")
         found = stats(self.ctx.graph, wanted, when)
-        return {k: found.get(k) or SpaceStats(k, 0, 0, 0, 0, 0, 0, 0) for k in wanted}
+        return {k: found.get(k) or SpaceStats(k) for k in wanted}
+
+    def space_info(self) -> SpaceInfo:
+        self.ctx.require("read")
+        found = space_info(self.ctx.graph, self.ctx.key)
+        if found is None:
+            raise NotFound(f"no space {self.ctx.key!r}: nothing was written to it")
+        return found
 
     def _tenant_prefix(self) -> str:
         return f"{self.ctx.space.tenant}/"

@@ -1,14 +1,12 @@
-"""The pure parts of the API limits: the rate limiter, cursors, the complexity estimate."""
+"""The pure parts of the API limits: the rate limiter, the complexity estimate."""
 
 from __future__ import annotations
 
 import pytest
 from graphql import parse
 
-from graphmem.errors import InvalidInput
 from graphmem.http.limits import RateLimiter
 from graphmem.schema.limits import Limits, _cost, _Walk, check
-from graphmem.schema.pagination import Page, decode_cursor, encode_cursor
 
 
 def test_the_rate_limiter_allows_the_budget_then_refills() -> None:
@@ -26,24 +24,6 @@ def test_the_rate_limiter_forgets_idle_clients_when_full() -> None:
     limiter.take("b", now=0.0)
     limiter.take("c", now=120.0)
     assert set(limiter._buckets) == {"c"}
-
-
-def test_cursors_round_trip_and_reject_forgeries() -> None:
-    assert decode_cursor(encode_cursor(41)) == 41
-    for bad in ("", "abc", encode_cursor(0)[:-2], "Z206LTE="):
-        with pytest.raises(InvalidInput):
-            decode_cursor(bad)
-
-
-def test_pages_cut_with_cursors() -> None:
-    items = list(range(7))
-    first = Page.parse(3, None, 500).cut(items, str)
-    assert [e.node for e in first.edges] == ["0", "1", "2"] and first.page_info.has_next_page
-    rest = Page.parse(10, first.page_info.end_cursor, 500).cut(items, str)
-    assert [e.node for e in rest.edges] == ["3", "4", "5", "6"]
-    assert not rest.page_info.has_next_page and rest.total_count == 7
-    with pytest.raises(InvalidInput):
-        Page.parse(501, None, 500)
 
 
 def cost(query: str, variables: dict[str, object] | None = None) -> int:
