@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 from typing import Annotated, Any
+from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -102,12 +103,32 @@ class Settings(BaseSettings):
     api_max_hops: int = Field(4, ge=1, le=10)
     api_key_cache_seconds: float = Field(5.0, ge=0, le=300, description="How long a verified"
                                          " key is trusted without a lookup (0: never).")
+    allowed_origins: CommaList = Field((), description="Browser origins that may call the API"
+                                       " (CORS) or open a WebSocket (or use keyless local"
+                                       " mode).")
+    persisted_queries: Path | None = Field(None, description="A JSON file of trusted documents"
+                                           " ({sha256: query}) every worker knows.")
+    apq_cache: int = Field(1000, ge=0, le=100_000, description="Documents registered by"
+                           " automatic persisted queries, per worker (0: only the file's).")
 
-    @field_validator("trusted_sources", "curated_sources", "critical_categories", mode="before")
+    @field_validator("trusted_sources", "curated_sources", "critical_categories",
+                     "allowed_origins", mode="before")
     @classmethod
     def _split_commas(cls, value: Any) -> Any:
         if isinstance(value, str):
             return tuple(part.strip() for part in value.split(",") if part.strip())
+        return value
+
+    @field_validator("allowed_origins", mode="after")
+    @classmethod
+    def _origins(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        for origin in value:
+            parts = urlsplit(origin)
+            if (parts.scheme not in ("http", "https") or not parts.hostname
+                    or parts.path not in ("",) or parts.query or parts.fragment
+                    or parts.username or parts.password):
+                raise ValueError(f"{origin!r} is not an origin like https://app.example.com"
+                                 " (http or https, a host, an optional port, no path)")
         return value
 
     @field_validator("home", mode="after")

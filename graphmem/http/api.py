@@ -12,6 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
@@ -22,6 +23,7 @@ from graphmem.http.authn import AuthMiddleware
 from graphmem.http.graphql import GraphQLEndpoint
 from graphmem.http.limits import LimitsMiddleware
 from graphmem.http.metrics import metrics_endpoint
+from graphmem.http.persisted import PersistedQueries, load_manifest
 from graphmem.http.request_id import RequestIdMiddleware
 from graphmem.resolvers import RequestContext
 from graphmem.runtime import Runtime
@@ -44,7 +46,8 @@ WORKER_THREADS = 40  # as many calls at once as anyio's default worker threads a
 
 
 def routes(settings: Settings) -> list[BaseRoute]:
-    graphql = GraphQLEndpoint(build_schema(settings), context_for, settings.graphiql)
+    persisted = PersistedQueries(load_manifest(settings.persisted_queries), settings.apq_cache)
+    graphql = GraphQLEndpoint(build_schema(settings), context_for, settings.graphiql, persisted)
     token = settings.metrics_token.get_secret_value() if settings.metrics_token else None
     return [
         Route("/graphql", graphql),
@@ -54,8 +57,16 @@ def routes(settings: Settings) -> list[BaseRoute]:
 
 
 def middleware(settings: Settings) -> list[Middleware]:
+    """Outermost first: request id, CORS (when origins are allowed: a preflight is answered
+    before limits and authentication), limits, authentication."""
+    cors = [Middleware(CORSMiddleware, allow_origins=list(settings.allowed_origins),
+                       allow_methods=["GET", "POST", "OPTIONS"],
+                       allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
+                       expose_headers=["X-Request-ID", "Retry-After"], max_age=600)
+            ] if settings.allowed_origins else []
     return [
         Middleware(RequestIdMiddleware),
+        *cors,
         Middleware(LimitsMiddleware, max_body=settings.max_body,
                    rate_per_min=settings.rate_per_min),
         Middleware(AuthMiddleware, auth_required=settings.auth_required,
