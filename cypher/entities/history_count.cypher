@@ -9,7 +9,9 @@ WHERE (f.rel_key = $attribute OR f.subject = $attribute)
   AND (NOT $believed OR f.archived = true
        OR (f.held_from IS NOT NULL AND ($as_of IS NULL OR f.held_from <= $as_of)))
 WITH f,
-     CASE WHEN $as_of IS NOT NULL AND f.retired_at > $as_of AND f.valid_to = f.retired_at
+     CASE WHEN $as_of IS NOT NULL
+               AND coalesce(f.valid_to_at, CASE WHEN f.valid_to = f.retired_at THEN f.retired_at END)
+                   > $as_of
           THEN null ELSE f.valid_to END AS valid_to
 WHERE ($valid_at IS NULL OR (coalesce(f.valid_from <= $valid_at, true)
                              AND (valid_to IS NULL OR valid_to > $valid_at)))

@@ -21,7 +21,9 @@ WITH f,
      CASE WHEN $as_of IS NULL OR f.retired_at <= $as_of THEN f.status
           WHEN f.held_from <= $as_of THEN 'ACTIVE'
           ELSE 'FLAGGED_CONFLICT' END AS status,
-     CASE WHEN $as_of IS NOT NULL AND f.retired_at > $as_of AND f.valid_to = f.retired_at
+     CASE WHEN $as_of IS NOT NULL
+               AND coalesce(f.valid_to_at, CASE WHEN f.valid_to = f.retired_at THEN f.retired_at END)
+                   > $as_of
           THEN null ELSE f.valid_to END AS valid_to
 WHERE ($statuses IS NULL OR status IN $statuses)
   AND (NOT $believed OR status <> 'FLAGGED_CONFLICT')

@@ -11,7 +11,9 @@ WHERE ($scope IS NULL OR f.scope = $scope)
   AND (NOT $believed OR f.archived = true
        OR (f.held_from IS NOT NULL AND ($as_of IS NULL OR f.held_from <= $as_of)))
 WITH f,
-     CASE WHEN $as_of IS NOT NULL AND f.retired_at > $as_of AND f.valid_to = f.retired_at
+     CASE WHEN $as_of IS NOT NULL
+               AND coalesce(f.valid_to_at, CASE WHEN f.valid_to = f.retired_at THEN f.retired_at END)
+                   > $as_of
           THEN null ELSE f.valid_to END AS valid_to
 WHERE ($valid_at IS NULL OR (coalesce(f.valid_from <= $valid_at, true)
                              AND (valid_to IS NULL OR valid_to > $valid_at)))
@@ -27,6 +29,7 @@ LIMIT $limit
 RETURN f {.id, .space, .subject, .value, .scope, .kind, .time_ref, .status, .confidence,
           .source, .source_ref, .raw, .metadata, .category, .head, .relation, .tail,
           .cardinality, .proposed_action, .revisions, held_from: toString(f.held_from),
+          valid_to_at: toString(f.valid_to_at),
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           recorded_at: toString(f.recorded_at), retired_at: toString(f.retired_at),
           supersedes_ids: COLLECT { MATCH (f)-[:SUPERSEDES]->(old:Fact) RETURN old.id },

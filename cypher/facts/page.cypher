@@ -4,10 +4,11 @@
 // $as_of: memory as it stood then: the facts recorded by then, each with the status it had
 // (retired by then: its retired status; held from before then: ACTIVE; else FLAGGED_CONFLICT).
 // World time: $valid_at inside [valid_from, valid_to), or the validity overlapping
-// [$valid_start, $valid_end); a fact retired after $as_of whose valid_to is its retirement
-// instant was still open-ended then. $believed keeps what memory held or archived (never a
-// tombstone, a proposal or a rejected one); $pending keeps the proposals of a confirm-gate
-// conflict open then. Columns are the ones row_to_fact reads (never the embedding).
+// [$valid_start, $valid_end); a fact whose validity a retirement closed after $as_of
+// (valid_to_at; before it was recorded, valid_to equal to retired_at) was open-ended then.
+// $believed keeps what memory held or archived (never a tombstone, a proposal or a rejected
+// one); $pending keeps the proposals of a confirm-gate conflict open then. Columns are the
+// ones row_to_fact reads (never the embedding), with held_from and valid_to_at for as_it_stood.
 MATCH (f:Fact {space: $space})
 // filter
 WHERE ($subject IS NULL OR f.subject = $subject)
@@ -29,7 +30,9 @@ WITH f,
      CASE WHEN $as_of IS NULL OR f.retired_at <= $as_of THEN f.status
           WHEN f.held_from <= $as_of THEN 'ACTIVE'
           ELSE 'FLAGGED_CONFLICT' END AS status,
-     CASE WHEN $as_of IS NOT NULL AND f.retired_at > $as_of AND f.valid_to = f.retired_at
+     CASE WHEN $as_of IS NOT NULL
+               AND coalesce(f.valid_to_at, CASE WHEN f.valid_to = f.retired_at THEN f.retired_at END)
+                   > $as_of
           THEN null ELSE f.valid_to END AS valid_to
 WHERE ($statuses IS NULL OR status IN $statuses)
   AND (NOT $believed OR status <> 'FLAGGED_CONFLICT')
@@ -47,7 +50,8 @@ LIMIT $limit
 RETURN f {.id, .space, .subject, .value, .scope, .kind, .time_ref, .confidence,
           .source, .source_ref, .raw, .metadata, .category, .head, .relation, .tail,
           .cardinality, .proposed_action, .revisions, .status,
-          held_from: toString(f.held_from), valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
+          held_from: toString(f.held_from), valid_to_at: toString(f.valid_to_at),
+          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           recorded_at: toString(f.recorded_at), retired_at: toString(f.retired_at),
           supersedes_ids: COLLECT { MATCH (f)-[:SUPERSEDES]->(old:Fact) RETURN old.id },
           retracts_ids: COLLECT { MATCH (f)-[:RETRACTS]->(gone:Fact) RETURN gone.id }} AS fact

@@ -13,7 +13,8 @@ WHERE status IN ['ACTIVE', 'FLAGGED_CONFLICT']
 RETURN f {.*, embedding: null, status: status,
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           recorded_at: toString(f.recorded_at), retired_at: toString(f.retired_at),
-          held_from: toString(f.held_from), refined_at: toString(f.refined_at),
+          held_from: toString(f.held_from),
+          valid_to_at: toString(f.valid_to_at), refined_at: toString(f.refined_at),
           supersedes_ids: COLLECT { MATCH (f)-[:SUPERSEDES]->(old:Fact) RETURN old.id },
           open_conflicts: COLLECT {
             MATCH (c:Conflict)-[:INVOLVES]->(f)

@@ -1,8 +1,9 @@
 // A page of the spaces under a prefix (a tenant's: `acme/`) in key order: after $after, or
-// reading backwards the ones just before $before; spaces/count counts the same set. A space
-// exists once something wrote to it (each writer creates its Space node first).
+// reading backwards the ones just before $before; spaces/count counts the same set: spaces
+// something wrote to (a writer's lock counts `writes`; a process that only read one claimed
+// its Space node without writing).
 MATCH (s:Space)
-WHERE s.key STARTS WITH $prefix
+WHERE s.key STARTS WITH $prefix AND s.writes IS NOT NULL
   AND ($after IS NULL OR [s.key] > $after)
   AND ($before IS NULL OR [s.key] < $before)
 WITH s

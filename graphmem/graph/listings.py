@@ -55,18 +55,21 @@ def fact_key(fact: Fact) -> Key:
 def as_it_stood(row: dict[str, Any], as_of: datetime | None) -> Fact:
     """A fact row as memory held it at `as_of` (None: now): the status it had then (retired
     by then: its retired status; held from before then: ACTIVE; else FLAGGED_CONFLICT),
-    open-ended when only its later retirement closed its validity, and a refined value as
-    it read then. facts/page filters on the same rule in Cypher."""
+    open-ended when a later retirement closed its validity (`valid_to_at`), and a refined
+    value as it read then. facts/page filters on the same rule in Cypher."""
     fact = row_to_fact(row)
     if as_of is None:
         return fact
     held_from = as_time(row.get("held_from"))
+    closed = as_time(row.get("valid_to_at")) or (
+        fact.retired_at if fact.valid_to is not None and fact.valid_to == fact.retired_at
+        else None)
     changes: dict[str, Any] = {}
     if fact.retired_at is None or fact.retired_at > as_of:
         changes["status"] = (Status.ACTIVE if held_from is not None and held_from <= as_of
                              else Status.FLAGGED_CONFLICT)
-        if fact.retired_at is not None and fact.valid_to == fact.retired_at:
-            changes["valid_to"] = None
+    if closed is not None and closed > as_of:
+        changes["valid_to"] = None
     return value_at(replace(fact, **changes), as_of)
 
 
