@@ -60,5 +60,7 @@ def test_time_travel_rules_are_the_same_text_everywhere() -> None:
     status = ("CASE WHEN $as_of IS NULL OR f.retired_at <= $as_of THEN f.status\n")
     validity = ("AND coalesce(f.valid_to_at, CASE WHEN f.valid_to = f.retired_at THEN"
                 " f.retired_at END)")
+    for name in ("facts/page", "spaces/stats", "recall/check_subjects"):
+        assert status in query(name).replace("             WHEN", "          WHEN"), name
     for name in ("facts/page", "facts/history_page", "entities/history_page", "spaces/stats"):
         assert validity in query(name), name
