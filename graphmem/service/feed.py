@@ -125,13 +125,11 @@ class ChangeFeed:
                   after: EventKey | None = None) -> AsyncGenerator[Change, None]:
         """The events of `space` on `channels`: after the cursor `after`, or from now on (the
         instant of this call: a write that begins afterwards is delivered)."""
-        started = datetime.now(UTC)
-        tail = self._join(space)
-        return self._events(space, tail, channels, after, started)
+        return self._events(space, channels, after, datetime.now(UTC))
 
-    async def _events(self, space: str, tail: _Tail, channels: frozenset[str],
-                      after: EventKey | None, started: datetime
-                      ) -> AsyncGenerator[Change, None]:
+    async def _events(self, space: str, channels: frozenset[str], after: EventKey | None,
+                      started: datetime) -> AsyncGenerator[Change, None]:
+        tail = self._join(space)
         try:
             if after is None:
                 found, cursor = await self._thread(self.log.since, space, started)
