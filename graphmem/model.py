@@ -12,6 +12,8 @@ from datetime import datetime
 from enum import StrEnum
 from typing import Any
 
+from graphmem.errors import InvalidInput
+
 DEFAULT_PART = "default"
 DEFAULT_SCOPE = "global"
 MISSING_CONFIDENCE = 0.5
@@ -145,6 +147,8 @@ class Proposal:
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     raw: str = ""
+    source_ref: str = ""
+    metadata: dict[str, Any] = field(default_factory=dict)
 
     @property
     def effective_confidence(self) -> float:
@@ -312,3 +316,46 @@ class Conflict:
     winner: str | None = None
     created_at: datetime | None = None
     closed_at: datetime | None = None
+    subject: str = ""
+    scope: str = ""
+
+
+def _aware(at: datetime | None, name: str) -> datetime | None:
+    if at is not None and at.tzinfo is None:
+        raise InvalidInput(f"{name} must carry a timezone (e.g. 2026-03-01T00:00:00+00:00)")
+    return at
+
+
+@dataclass(frozen=True)
+class When:
+    """The two clocks of a read. Record time: `as_of` reads memory as it stood at that
+    instant (None: now). World time: `valid_at` keeps what was true in the world at that
+    instant, `valid_start`/`valid_end` what was true at some point of [start, end) (either
+    end may be open); None: no world-time filter. Every time carries a timezone."""
+
+    as_of: datetime | None = None
+    valid_at: datetime | None = None
+    valid_start: datetime | None = None
+    valid_end: datetime | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("as_of", "valid_at", "valid_start", "valid_end"):
+            _aware(getattr(self, name), name)
+        if self.valid_at is not None and (self.valid_start or self.valid_end):
+            raise InvalidInput("pass valid_at or a validity interval (valid_during), not both")
+        if (self.valid_start is not None and self.valid_end is not None
+                and self.valid_start >= self.valid_end):
+            raise InvalidInput("a validity interval must end after it starts")
+
+    @property
+    def world(self) -> bool:
+        """Whether a world-time filter applies."""
+        return (self.valid_at or self.valid_start or self.valid_end) is not None
+
+    def params(self) -> dict[str, Any]:
+        """The parameters every time-travelling statement takes."""
+        return {"as_of": self.as_of, "valid_at": self.valid_at,
+                "valid_start": self.valid_start, "valid_end": self.valid_end}
+
+
+NOW = When()

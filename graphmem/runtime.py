@@ -51,6 +51,7 @@ class Runtime:
         self._mirror: Mirror | None = None
         self._ranker: Ranker | None = None
         self._embed_worker: EmbedWorker | None = None
+        self.commit_listeners: list[Callable[[str], None]] = []  # told the space of a commit
 
     @classmethod
     def open(cls, settings: Settings | None = None) -> Runtime:
@@ -142,6 +143,8 @@ class Runtime:
         if call is not None:
             call.committed(space, (e.id for e in entries))
         self.mirror.notify(space, entries)
+        for listener in list(self.commit_listeners):
+            listener(space)
         return result
 
     # ---- shutting down ------------------------------------------------------------------

@@ -83,6 +83,9 @@ class Settings(BaseSettings):
     mirror_interval: float = Field(1.0, gt=0, description="Background outbox drain period (s).")
     mirror_batch: int = Field(500, ge=1, le=10_000)
     outbox_keep_seconds: int = Field(86400, ge=0, description="Applied outbox entries kept.")
+    change_poll_seconds: float = Field(0.25, gt=0, le=60, description="How often a server"
+                                       " with subscribers reads the change log for writes"
+                                       " other processes committed (its own wake it at once).")
     retention_days: float | None = Field(None, gt=0, description="Default purge period.")
 
     host: str = "127.0.0.1"
@@ -92,8 +95,9 @@ class Settings(BaseSettings):
     rate_max_clients: int = Field(100_000, ge=1, description="Rate buckets kept in memory.")
     trusted_proxies: CommaList = Field((), description="Addresses or networks whose"
                                        " X-Forwarded-For is honoured.")
-    allowed_origins: CommaList = Field((), description="Browser origins that may open a"
-                                       " WebSocket (or use keyless local mode).")
+    allowed_origins: CommaList = Field((), description="Browser origins that may call the API"
+                                       " (CORS) or open a WebSocket (or use keyless local"
+                                       " mode).")
     ws_max_operations: int = Field(20, ge=1, le=1000, description="Operations in flight on"
                                    " one WebSocket.")
     auth_required: bool = True
@@ -116,6 +120,11 @@ class Settings(BaseSettings):
                                  " document.")
     api_check_seconds: float = Field(1.0, gt=0, le=60, description="Deadline for parsing,"
                                      " measuring and validating a new document.")
+
+    persisted_queries: Path | None = Field(None, description="A JSON file of trusted documents"
+                                           " ({sha256: query}) every worker knows.")
+    apq_cache: int = Field(1000, ge=0, le=100_000, description="Documents registered by"
+                           " automatic persisted queries, per worker (0: only the file's).")
 
     # ---- web UI and Neo4j Browser ----
     ui_dir: Path | None = Field(None, description="The built web UI (index.html, ide.html,"
@@ -145,11 +154,13 @@ class Settings(BaseSettings):
     @field_validator("allowed_origins", mode="after")
     @classmethod
     def _origins(cls, value: tuple[str, ...]) -> tuple[str, ...]:
-        for entry in value:
-            parts = urlsplit(entry)
+        for origin in value:
+            parts = urlsplit(origin)
             if (parts.scheme not in ("http", "https") or not parts.hostname
-                    or parts.path not in ("", "/") or parts.query):
-                raise ValueError(f"{entry!r} is not an origin like https://app.example.com")
+                    or parts.path not in ("",) or parts.query or parts.fragment
+                    or parts.username or parts.password):
+                raise ValueError(f"{origin!r} is not an origin like https://app.example.com"
+                                 " (http or https, a host, an optional port, no path)")
         return value
 
     @field_validator("home", mode="after")

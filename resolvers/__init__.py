@@ -9,6 +9,7 @@ from graphmem.resolvers import (
     admin,
     audit,
     entities,
+    nodes,
     reads,
     recall,
     receipts,
@@ -22,5 +23,5 @@ from graphmem.resolvers.registry import OPERATIONS, Operation
 
 __all__ = [
     "OPERATIONS", "Call", "Operation", "RequestContext", "admin", "audit", "entities", "execute",
-    "reads", "recall", "receipts", "review", "streams", "subscribe", "writes",
+    "nodes", "reads", "recall", "receipts", "review", "streams", "subscribe", "writes",
 ]

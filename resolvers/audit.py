@@ -5,18 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from graphmem.graph.paging import Page
 from graphmem.mirror.audit import AuditRow, ChainReport
-from graphmem.model import Space
-from graphmem.resolvers import events
 from graphmem.resolvers.guard import Call
 from graphmem.resolvers.registry import operation
-
-
-def _erased(space: Space, arguments: dict[str, Any], receipt: Any) -> list[tuple[str, Any]]:
-    body = receipt.get("receipt", receipt) if isinstance(receipt, dict) else {}
-    count = body.get("facts", 0) if isinstance(body, dict) else 0
-    return events.settled("erased", space, f"erased {count} fact(s)",
-                          arguments.get("fact_id"))
 
 
 @operation("verifyAudit", "verify", reach="tenant")
@@ -32,42 +24,41 @@ def audit_log(call: Call, limit: int = 50, before: int | None = None,
     return call.mem().audit_log(limit, before, operation)
 
 
+@operation("auditEntries", "verify", reach="tenant")
+def audit_entries(call: Call, first: int | None = None, after: str | None = None,
+                  operation: str | None = None, count: bool = True) -> Page[AuditRow]:
+    """This tenant's rows, newest first, a keyset page at a time."""
+    return call.mem().audit_page(first=first, after=after, operation=operation, count=count)
+
+
 @operation("recordDecision", "write")
 def record_decision(call: Call, action: str, subjects: Sequence[str]) -> dict[str, Any]:
     return call.mem().record_decision(action, subjects)
 
 
-@operation("delete", "delete", events=_erased)
+@operation("delete", "delete")
 def delete(call: Call, fact_id: str | None = None, subject: str | None = None) -> dict[str, Any]:
     return call.mem().delete(fact_id=fact_id, subject=subject)
 
 
-@operation("deleteAll", "delete", events=_erased)
+@operation("deleteAll", "delete")
 def delete_all(call: Call) -> dict[str, Any]:
     return call.mem().delete_all()
 
 
-@operation("purge", "delete", events=_erased)
+@operation("purge", "delete")
 def purge(call: Call, retention_days: float | None = None) -> dict[str, Any]:
     """Erase retired history older than the retention period."""
     return call.mem().purge_expired(retention_days)
 
 
-def _subtree_erased(space: Space, arguments: dict[str, Any],
-                    receipt: Any) -> list[tuple[str, Any]]:
-    """One factChanged for each space the subtree erasure emptied."""
-    body = receipt.get("receipt", {}) if isinstance(receipt, dict) else {}
-    return [(events.FACT_CHANGED, events.FactChange(key, "erased", "the space was erased"))
-            for key in body.get("spaces", ())]
-
-
-@operation("eraseUser", "delete", reach="user", events=_subtree_erased)
+@operation("eraseUser", "delete", reach="user")
 def erase_user(call: Call) -> dict[str, Any]:
     """Every space of one user, from both stores; one signed receipt."""
     return call.mem().erase_subtree("user")
 
 
-@operation("eraseTenant", "delete", reach="tenant", events=_subtree_erased)
+@operation("eraseTenant", "delete", reach="tenant")
 def erase_tenant(call: Call) -> dict[str, Any]:
     """Every space of the caller's tenant, from both stores; one signed receipt."""
     return call.mem().erase_subtree("tenant")

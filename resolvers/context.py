@@ -7,7 +7,7 @@ from typing import Any
 
 from graphmem.auth import KeyStore, Principal
 from graphmem.runtime import Runtime
-from graphmem.service.broker import Broker
+from graphmem.service.feed import ChangeFeed
 from graphmem.service.metrics import Metrics
 from graphmem.service.rates import RateLimiter
 
@@ -16,7 +16,7 @@ from graphmem.service.rates import RateLimiter
 class RequestContext:
     runtime: Runtime
     keys: KeyStore
-    broker: Broker
+    feed: ChangeFeed
     metrics: Metrics
     principal: Principal | None
     request_id: str
@@ -24,3 +24,4 @@ class RequestContext:
     connection_params: dict[str, Any] | None = field(default=None)
     credential: str | None = None  # the `Authorization` value, checked again on WebSockets
     limiter: RateLimiter | None = None
+    loaders: dict[tuple[Any, ...], Any] = field(default_factory=dict)

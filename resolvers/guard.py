@@ -104,7 +104,7 @@ async def _admit(ctx: RequestContext, name: str, raw_space: str | None) -> tuple
 
 async def execute(ctx: RequestContext, name: str, raw_space: str | None, /,
                   **arguments: Any) -> Any:
-    """Admit, then run the operation's resolver in a worker thread and publish its events."""
+    """Admit, then run the operation's resolver in a worker thread."""
     op, call = await _admit(ctx, name, raw_space)
     started = time.perf_counter()
     outcome = "ok"
@@ -116,18 +116,16 @@ async def execute(ctx: RequestContext, name: str, raw_space: str | None, /,
     finally:
         ctx.metrics.observe_operation(name, outcome, time.perf_counter() - started)
     _count_actions(ctx, result)
-    if op.events is not None and call.space is not None:
-        for channel, event in op.events(call.space, arguments, result):
-            ctx.broker.publish(channel, event.space, event)  # a subtree erasure: many spaces
     return result
 
 
-async def subscribe(ctx: RequestContext, name: str, raw_space: str | None) -> AsyncIterator[Any]:
+async def subscribe(ctx: RequestContext, name: str, raw_space: str | None, /,
+                    **arguments: Any) -> AsyncIterator[Any]:
     """Admit a subscription, then relay its events until the client goes away."""
     op, call = await _admit(ctx, name, raw_space)
     ctx.metrics.observe_operation(name, "ok", 0.0)
     ctx.metrics.subscriptions.inc()
-    events: AsyncGenerator[Any, None] = op.fn(call)
+    events: AsyncGenerator[Any, None] = op.fn(call, **arguments)
     try:
         async for event in events:
             yield event

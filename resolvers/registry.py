@@ -11,9 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
 from graphmem.auth import CAPABILITIES
-from graphmem.model import Space
 
-Events = Callable[[Space, dict[str, Any], Any], list[tuple[str, Any]]]
 Reach = Literal["space", "user", "tenant"]
 REACHES: frozenset[str] = frozenset({"space", "user", "tenant"})
 F = TypeVar("F", bound=Callable[..., Any])
@@ -29,7 +27,6 @@ class Operation:
     capability: str
     fn: Callable[..., Any]
     reach: Reach = "space"
-    events: Events | None = None
     stream: bool = False
 
     @property
@@ -42,7 +39,7 @@ OPERATIONS: dict[str, Operation] = {}
 
 
 def operation(name: str, capability: str, *, reach: Reach = "space",
-              events: Events | None = None, stream: bool = False) -> Callable[[F], F]:
+              stream: bool = False) -> Callable[[F], F]:
     """Register `fn(call, **arguments)` as the resolver of root field `name`."""
     if capability not in CAPABILITIES:
         raise ValueError(f"operation {name}: unknown capability {capability!r}")
@@ -52,7 +49,7 @@ def operation(name: str, capability: str, *, reach: Reach = "space",
     def register(fn: F) -> F:
         if name in OPERATIONS:
             raise ValueError(f"operation {name} is registered twice")
-        OPERATIONS[name] = Operation(name, capability, fn, reach, events, stream)
+        OPERATIONS[name] = Operation(name, capability, fn, reach, stream)
         return fn
 
     return register

@@ -7,28 +7,38 @@ Imports go schema → resolvers → graphmem, never back.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from strawberry.schema.config import StrawberryConfig
 
+from graphmem.schema.audit_types import AuditEntry
 from graphmem.schema.errors import GraphMemSchema
+from graphmem.schema.graph_types import Entity
 from graphmem.schema.limits import extensions
 from graphmem.schema.mutation import Mutation
 from graphmem.schema.query import Query
+from graphmem.schema.receipt_types import AttestationReceipt, DecisionReceipt, ErasureReceipt
 from graphmem.schema.scalars import SCALARS
+from graphmem.schema.space_types import Space
 from graphmem.schema.subscription import Subscription
+from graphmem.schema.types import Conflict, Fact
 from graphmem.settings import Settings, load_settings
 
 SDL_PATH = Path(__file__).with_name("schema.graphql")
+# Types reached only through an interface (Node, Receipt) are listed so the SDL holds them.
+TYPES: list[type] = [Fact, Conflict, Entity, AuditEntry, Space, DecisionReceipt,
+                     AttestationReceipt, ErasureReceipt]
+
+
+def _schema(**extra: Any) -> GraphMemSchema:
+    return GraphMemSchema(query=Query, mutation=Mutation, subscription=Subscription,
+                          config=StrawberryConfig(scalar_map=SCALARS), types=TYPES, **extra)
 
 
 def build_schema(settings: Settings | None = None) -> GraphMemSchema:
     """The schema with the validation limits of `settings` (they never change the SDL)."""
     settings = settings or load_settings()
-    config = StrawberryConfig(scalar_map=SCALARS)
-    bare = GraphMemSchema(query=Query, mutation=Mutation, subscription=Subscription,
-                          config=config)
-    return GraphMemSchema(query=Query, mutation=Mutation, subscription=Subscription,
-                          config=config, extensions=extensions(settings, paged_fields(bare)))
+    return _schema(extensions=extensions(settings, paged_fields(_schema())))
 
 
 def paged_fields(schema: GraphMemSchema) -> frozenset[str]:
@@ -40,8 +50,7 @@ def paged_fields(schema: GraphMemSchema) -> frozenset[str]:
 
 def sdl() -> str:
     """The schema's SDL, as exported to schema.graphql."""
-    return GraphMemSchema(query=Query, mutation=Mutation, subscription=Subscription,
-                          config=StrawberryConfig(scalar_map=SCALARS)).as_str() + "\n"
+    return _schema().as_str() + "\n"
 
 
 __all__ = ["SDL_PATH", "GraphMemSchema", "build_schema", "sdl"]

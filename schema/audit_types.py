@@ -8,11 +8,13 @@ import strawberry
 
 from graphmem.mirror.audit import AuditRow, ChainReport
 from graphmem.mirror.receipts import Verdict
+from graphmem.model import Space
+from graphmem.schema.relay import Node, global_id
 from graphmem.schema.scalars import JSON
 
 
 @strawberry.type(description="One audit row: who did what, with which outcome; never content.")
-class AuditEntry:
+class AuditEntry(Node):
     seq: int
     at: str
     tenant: str
@@ -27,7 +29,8 @@ class AuditEntry:
 
     @classmethod
     def from_model(cls, r: AuditRow) -> AuditEntry:
-        return cls(seq=r.seq, at=r.at, tenant=r.tenant, space=r.space, caller=r.caller,
+        return cls(id=global_id("AuditEntry", Space(r.tenant).key, str(r.seq)), seq=r.seq,
+                   at=r.at, tenant=r.tenant, space=r.space, caller=r.caller,
                    operation=r.operation, outcome=r.outcome, detail=JSON(json.loads(r.detail)),
                    hash=r.hash, signature=r.signature, key_id=r.key_id)
 

@@ -1,4 +1,4 @@
-"""Output types of recall and of the entity graph."""
+"""Output types of recall, the entity graph, its vocabulary and its checks."""
 
 from __future__ import annotations
 
@@ -8,10 +8,14 @@ import strawberry
 
 from graphmem.graph import entities as model_entities
 from graphmem.graph import entity_reads
+from graphmem.graph.fsck import Report
 from graphmem.recall import related
 from graphmem.recall.answer import OpenConflict as ModelOpenConflict
 from graphmem.recall.answer import Recall
 from graphmem.recall.check import ActCheck
+from graphmem.resolvers import loaders
+from graphmem.schema.fields import GraphInfo, field
+from graphmem.schema.relay import Node, global_id
 from graphmem.schema.types import Fact
 
 
@@ -56,9 +60,9 @@ class RecallResult:
     text: str = strawberry.field(description="What a person or an agent reads.")
 
     @classmethod
-    def from_model(cls, r: Recall) -> RecallResult:
+    def from_model(cls, r: Recall, as_of: datetime | None = None) -> RecallResult:
         return cls(question=r.question, answer=r.answer, model_answered=r.model_answered,
-                   facts=[RecalledFact(fact=Fact.from_model(f.fact), history=f.history,
+                   facts=[RecalledFact(fact=Fact.from_model(f.fact, as_of), history=f.history,
                                        line=f.line()) for f in r.facts],
                    conflicts=[OpenConflict.from_model(c) for c in r.conflicts],
                    method=r.method, note=r.note, text=str(r))
@@ -72,23 +76,30 @@ class ActCheckResult:
     text: str
 
     @classmethod
-    def from_model(cls, c: ActCheck) -> ActCheckResult:
+    def from_model(cls, c: ActCheck, as_of: datetime | None = None) -> ActCheckResult:
         return cls(allowed=c.allowed, reasons=list(c.reasons),
-                   facts=[Fact.from_model(f) for f in c.facts], text=str(c))
+                   facts=[Fact.from_model(f, as_of) for f in c.facts], text=str(c))
 
 
 @strawberry.type(description="An entity of a space, keyed by (type, name).")
-class Entity:
+class Entity(Node):
     key: str
     type: str
     name: str
     created_at: datetime | None
     placeholder: bool
+    space: str
+
+    @field("Spellings facts used for the entity other than its name"
+                                  " (a head or tail as written); entities have no other"
+                                  " alias: names match exactly (seed 001).")
+    async def aliases(self, info: GraphInfo) -> list[str]:
+        return list(await loaders.aliases(info.context, self.space).load(self.key))
 
     @classmethod
-    def from_model(cls, e: model_entities.Entity) -> Entity:
-        return cls(key=e.key, type=e.type, name=e.name, created_at=e.created_at,
-                   placeholder=e.placeholder)
+    def from_model(cls, e: model_entities.Entity, space: str) -> Entity:
+        return cls(id=global_id("Entity", space, e.key), key=e.key, type=e.type, name=e.name,
+                   created_at=e.created_at, placeholder=e.placeholder, space=space)
 
 
 @strawberry.type
@@ -112,12 +123,14 @@ class EntityView:
     links: list[EntityLink]
 
     @classmethod
-    def from_model(cls, v: entity_reads.EntityView) -> EntityView:
-        return cls(entity=Entity.from_model(v.entity), attributes=[
-            EntityAttribute(key=k, facts=[Fact.from_model(f) for f in facts])
+    def from_model(cls, v: entity_reads.EntityView, space: str,
+                   as_of: datetime | None = None) -> EntityView:
+        return cls(entity=Entity.from_model(v.entity, space), attributes=[
+            EntityAttribute(key=k, facts=[Fact.from_model(f, as_of) for f in facts])
             for k, facts in sorted(v.attributes.items())], links=[
-            EntityLink(fact=Fact.from_model(link.fact), other=Entity.from_model(link.other),
-                       outgoing=link.outgoing, text=str(link)) for link in v.links])
+            EntityLink(fact=Fact.from_model(link.fact, as_of),
+                       other=Entity.from_model(link.other, space), outgoing=link.outgoing,
+                       text=str(link)) for link in v.links])
 
 
 @strawberry.type(description="One projection edge, in its own direction (head to tail).")
@@ -160,13 +173,49 @@ class RelatedResult:
     text: str
 
     @classmethod
-    def from_model(cls, r: related.Related) -> RelatedResult:
+    def from_model(cls, r: related.Related, space: str,
+                   as_of: datetime | None = None) -> RelatedResult:
         return cls(
-            start=[Entity.from_model(e) for e in r.start],
+            start=[Entity.from_model(e, space) for e in r.start],
             paths=[RelatedPath(keys=list(p.keys), text=r.render(p),
                                edges=[RelatedEdge.from_model(e) for e in p.edges])
                    for p in r.paths],
-            entities=[Entity.from_model(e) for e in r.entities.values()],
-            facts=[Fact.from_model(f) for f in r.facts.values()], truncated=r.truncated,
+            entities=[Entity.from_model(e, space) for e in r.entities.values()],
+            facts=[Fact.from_model(f, as_of) for f in r.facts.values()], truncated=r.truncated,
             hops=r.hops, answer=r.answer, matched_by=r.matched_by, notes=list(r.notes),
             text=str(r))
+
+
+@strawberry.type(description="Known entities (seeded first) and relation labels in use: what"
+                             " the extractor is shown so later mentions reuse them.")
+class Vocabulary:
+    entities: list[Entity]
+    relations: list[str]
+
+    @classmethod
+    def from_model(cls, v: model_entities.Vocabulary, space: str) -> Vocabulary:
+        return cls(entities=[Entity.from_model(e, space) for e in v.entities],
+                   relations=list(v.relations))
+
+
+@strawberry.type(description="One check of fsck: its problems, and whether they fail the run.")
+class FsckCheck:
+    name: str
+    ok: bool
+    fails: bool
+    problems: list[str]
+
+
+@strawberry.type(description="fsck of one space: the graph's invariants, near-duplicate"
+                             " entities and the mirror against the graph.")
+class FsckReport:
+    space: str
+    ok: bool
+    checks: list[FsckCheck]
+    text: str
+
+    @classmethod
+    def from_model(cls, r: Report) -> FsckReport:
+        return cls(space=r.space, ok=r.ok, text=str(r), checks=[
+            FsckCheck(name=c.name, ok=c.ok, fails=c.fails, problems=list(c.problems))
+            for c in r.checks])

@@ -8,12 +8,17 @@ from typing import Any
 
 import strawberry
 
-from graphmem.schema.enums import Action, Kind, TimeRef
+from graphmem.schema.enums import Action, Cardinality, Kind, TimeRef
+from graphmem.schema.scalars import JSON
 
 
-@strawberry.input(description="A pre-extracted fact (the extractor's JSON shape).")
+@strawberry.input(description="A pre-extracted fact (the extractor's JSON shape). With a"
+                              " (head, relation, tail) triple, `subject` defaults to `head"
+                              " relation` (normalised: alice_works_at) and `value` to the"
+                              " tail. `sourceRef` and `metadata` override the call's for this"
+                              " fact (metadata merges over it).")
 class FactInput:
-    subject: str
+    subject: str | None = None
     value: str | None = None
     scope: str | None = None
     kind: Kind | None = None
@@ -25,12 +30,15 @@ class FactInput:
     tail: str | None = None
     head_type: str | None = None
     tail_type: str | None = None
+    cardinality: Cardinality | None = None
     category: str | None = None
     reason: str | None = None
     target_id: strawberry.ID | None = None
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     raw: str | None = None
+    source_ref: str | None = None
+    metadata: JSON | None = None
 
     def to_dict(self) -> dict[str, Any]:
         """Only the fields given, enum values unwrapped, keys as the Python API names them."""
@@ -48,7 +56,8 @@ class SourceRankInput:
     rank: int
 
 
-@strawberry.input(description="A start entity by type and name.")
+@strawberry.input(description="A start entity: by type and name, or by name alone (every"
+                              " entity of that exact name, whatever its type).")
 class EntityRefInput:
-    type: str
+    type: str | None = None
     name: str

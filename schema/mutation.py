@@ -2,125 +2,156 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import strawberry
 
+from graphmem.model import Result
 from graphmem.schema.enums import PolicyMode
-from graphmem.schema.fields import GraphInfo, SpaceArg, run
+from graphmem.schema.fields import GraphInfo, SpaceArg, mutation, run, space_key
 from graphmem.schema.graph_types import Entity
 from graphmem.schema.inputs import FactInput, SourceRankInput
 from graphmem.schema.limits import check_days
+from graphmem.schema.receipt_types import (
+    AttestationReceipt,
+    Decision,
+    ErasureReceipt,
+    decision,
+    receipt,
+)
+from graphmem.schema.relay import local_id
 from graphmem.schema.scalars import JSON
 from graphmem.schema.types import ChangeResult, Policy, PolicyResult, RememberResult
 
 
+def _results(info: GraphInfo, space: str, results: list[Result]) -> list[RememberResult]:
+    key = space_key(info, space)
+    return [RememberResult.from_model(r, key) for r in results]
+
+
+def _erasure(document: dict[str, Any]) -> ErasureReceipt:
+    found = receipt(document)
+    assert isinstance(found, ErasureReceipt)
+    return found
+
+
 @strawberry.type
 class Mutation:
-    @strawberry.mutation(description="One extraction call by the configured LLM, then"
+    @mutation("One extraction call by the configured LLM, then"
                                      " reconciliation; DEDUP without a call for a restatement.")
     async def remember(self, info: GraphInfo, space: SpaceArg, text: str, source: str = "",
-                       metadata: JSON | None = None) -> list[RememberResult]:
-        results = await run(info, space, text=text, source=source, metadata=metadata)
-        return [RememberResult.from_model(r) for r in results]
+                       metadata: JSON | None = None,
+                       source_ref: str = "") -> list[RememberResult]:
+        results = await run(info, space, text=text, source=source, metadata=metadata,
+                            source_ref=source_ref)
+        return _results(info, space, results)
 
-    @strawberry.mutation(description="Extraction with every action forced to RETRACT.")
+    @mutation("Extraction with every action forced to RETRACT.")
     async def forget(self, info: GraphInfo, space: SpaceArg, text: str,
                      source: str = "") -> list[RememberResult]:
         results = await run(info, space, text=text, source=source)
-        return [RememberResult.from_model(r) for r in results]
+        return _results(info, space, results)
 
-    @strawberry.mutation(description="Seed a canonical entity so later mentions land on it.")
+    @mutation("Seed a canonical entity so later mentions land on it.")
     async def create_entity(self, info: GraphInfo, space: SpaceArg, type: str,
                             name: str) -> Entity:
-        return Entity.from_model(await run(info, space, type=type, name=name))
+        found = await run(info, space, type=type, name=name)
+        return Entity.from_model(found, space_key(info, space))
 
-    @strawberry.mutation(description="Reconcile pre-extracted facts (no model call).")
+    @mutation("Reconcile pre-extracted facts (no model call).")
     async def remember_facts(self, info: GraphInfo, space: SpaceArg, facts: list[FactInput],
                              text: str = "", source: str = "", source_ref: str = "",
                              metadata: JSON | None = None) -> list[RememberResult]:
         results = await run(info, space, facts=[f.to_dict() for f in facts], text=text,
                             source=source, source_ref=source_ref, metadata=metadata)
-        return [RememberResult.from_model(r) for r in results]
+        return _results(info, space, results)
 
-    @strawberry.mutation(description="Retract facts: every action is forced to RETRACT.")
+    @mutation("Retract facts: every action is forced to RETRACT.")
     async def forget_facts(self, info: GraphInfo, space: SpaceArg, facts: list[FactInput],
                            text: str = "", source: str = "",
                            metadata: JSON | None = None) -> list[RememberResult]:
         results = await run(info, space, facts=[f.to_dict() for f in facts], text=text,
                             source=source, metadata=metadata)
-        return [RememberResult.from_model(r) for r in results]
+        return _results(info, space, results)
 
-    @strawberry.mutation(description="Apply a pending change (approve capability).")
+    @mutation("Apply a pending change (approve capability).")
     async def confirm_change(self, info: GraphInfo, space: SpaceArg,
                              fact_id: strawberry.ID) -> RememberResult:
-        return RememberResult.from_model(await run(info, space, fact_id=str(fact_id)))
+        found = await run(info, space, fact_id=local_id(str(fact_id), "Fact"))
+        return RememberResult.from_model(found, space_key(info, space))
 
-    @strawberry.mutation(description="Reject a pending change (approve capability); it is"
-                                     " kept as history (`Rejected: …`).")
+    @mutation("Reject a pending change (approve capability); it is kept as history"
+              " (`Rejected: …`).")
     async def reject_change(self, info: GraphInfo, space: SpaceArg,
                             fact_id: strawberry.ID) -> RememberResult:
-        return RememberResult.from_model(await run(info, space, fact_id=str(fact_id)))
+        found = await run(info, space, fact_id=local_id(str(fact_id), "Fact"))
+        return RememberResult.from_model(found, space_key(info, space))
 
-    @strawberry.mutation(description="One claim wins; the others are superseded by it.")
+    @mutation("One claim wins; the others are superseded by it.")
     async def resolve_conflict(self, info: GraphInfo, space: SpaceArg, conflict_id: strawberry.ID,
                                winner: strawberry.ID, note: str = "") -> RememberResult:
-        return RememberResult.from_model(await run(info, space, conflict_id=str(conflict_id),
-                                                   winner=str(winner), note=note))
+        found = await run(info, space, conflict_id=local_id(str(conflict_id), "Conflict"),
+                          winner=local_id(str(winner), "Fact"), note=note)
+        return RememberResult.from_model(found, space_key(info, space))
 
-    @strawberry.mutation(description="Both claims stay valid (different contexts).")
+    @mutation("Both claims stay valid (different contexts).")
     async def dismiss_conflict(self, info: GraphInfo, space: SpaceArg, conflict_id: strawberry.ID,
                                note: str = "") -> RememberResult:
-        return RememberResult.from_model(await run(info, space, conflict_id=str(conflict_id),
-                                                   note=note))
+        found = await run(info, space, conflict_id=local_id(str(conflict_id), "Conflict"),
+                          note=note)
+        return RememberResult.from_model(found, space_key(info, space))
 
-    @strawberry.mutation(description="Snapshot the ACTIVE facts an action relied on; returns"
-                                     " the signed decision receipt.")
+    @mutation("Snapshot the ACTIVE facts an action relied on; returns"
+                                     " the decision with its signed receipt.")
     async def record_decision(self, info: GraphInfo, space: SpaceArg, action: str,
-                              subjects: list[str]) -> JSON:
-        return JSON(await run(info, space, action=action, subjects=subjects))
+                              subjects: list[str]) -> Decision:
+        return decision(await run(info, space, action=action, subjects=subjects))
 
-    @strawberry.mutation(description="Erase one fact (factId) or every fact of a subject from"
+    @mutation("Erase one fact (factId) or every fact of a subject from"
                                      " both stores (delete capability); a signed receipt.")
     async def delete(self, info: GraphInfo, space: SpaceArg, fact_id: strawberry.ID | None = None,
-                     subject: str | None = None) -> JSON:
-        return JSON(await run(info, space, fact_id=str(fact_id) if fact_id else None,
-                              subject=subject))
+                     subject: str | None = None) -> ErasureReceipt:
+        return _erasure(await run(info, space, subject=subject, fact_id=local_id(
+            str(fact_id), "Fact") if fact_id else None))
 
-    @strawberry.mutation(description="Erase every fact, conflict and entity of the space.")
-    async def delete_all(self, info: GraphInfo, space: SpaceArg) -> JSON:
-        return JSON(await run(info, space))
+    @mutation("Erase every fact, conflict and entity of the space.")
+    async def delete_all(self, info: GraphInfo, space: SpaceArg) -> ErasureReceipt:
+        return _erasure(await run(info, space))
 
-    @strawberry.mutation(description="Erase retired history older than the retention period"
+    @mutation("Erase retired history older than the retention period"
                                      " (days; default: the space's, else the setting).")
     async def purge(self, info: GraphInfo, space: SpaceArg,
-                    retention_days: float | None = None) -> JSON:
-        return JSON(await run(info, space, retention_days=check_days(retention_days)))
+                    retention_days: float | None = None) -> ErasureReceipt:
+        return _erasure(await run(info, space, retention_days=check_days(retention_days)))
 
-    @strawberry.mutation(description="Set the space's retention period for purge, in days"
+    @mutation("Set the space's retention period for purge, in days"
                                      " (admin capability); null: back to the default.")
     async def set_retention(self, info: GraphInfo, space: SpaceArg,
                             days: float | None = None) -> ChangeResult:
         return ChangeResult(message=await run(info, space, days=check_days(days)))
 
-    @strawberry.mutation(description="A signed statement of the space's ACTIVE facts (or those"
+    @mutation("A signed statement of the space's ACTIVE facts (or those"
                                      " of some subjects) and of the audit chain's head.")
     async def attest(self, info: GraphInfo, space: SpaceArg,
-                     subjects: list[str] | None = None) -> JSON:
-        return JSON(await run(info, space, subjects=subjects))
+                     subjects: list[str] | None = None) -> AttestationReceipt:
+        found = receipt(await run(info, space, subjects=subjects))
+        assert isinstance(found, AttestationReceipt)
+        return found
 
-    @strawberry.mutation(description="Erase every space of one user (`user`, or `tenant/user`"
+    @mutation("Erase every space of one user (`user`, or `tenant/user`"
                                      " in your tenant) from both stores; one signed receipt"
                                      " (delete capability, and the key must hold the whole"
                                      " user).")
-    async def erase_user(self, info: GraphInfo, user: str) -> JSON:
-        return JSON(await run(info, user))
+    async def erase_user(self, info: GraphInfo, user: str) -> ErasureReceipt:
+        return _erasure(await run(info, user))
 
-    @strawberry.mutation(description="Erase every space of your tenant, named to confirm, from"
+    @mutation("Erase every space of your tenant, named to confirm, from"
                                      " both stores; one signed receipt (delete capability; a"
                                      " key for the whole tenant).")
-    async def erase_tenant(self, info: GraphInfo, tenant: str) -> JSON:
-        return JSON(await run(info, tenant))
+    async def erase_tenant(self, info: GraphInfo, tenant: str) -> ErasureReceipt:
+        return _erasure(await run(info, tenant))
 
-    @strawberry.mutation(description="Set the space's source policy (admin capability).")
+    @mutation("Set the space's source policy (admin capability).")
     async def set_reconcile_policy(self, info: GraphInfo, space: SpaceArg, mode: PolicyMode,
                                    authority: list[SourceRankInput] | None = None,
                                    curated: list[str] | None = None) -> PolicyResult:

@@ -1,159 +1,119 @@
-"""Query root: reads of one space (named by `space`, in the caller's tenant)."""
+"""Query root: reads of one space (named by `space`, in the caller's tenant), of the tenant,
+and of any object by its global id.
+
+The fields are grouped by what they read (query_facts, query_graph); this module adds the
+audit chain, receipts and Relay's `node`/`nodes`, and holds the time-travel rules once.
+"""
 
 from __future__ import annotations
 
-from datetime import datetime
+from typing import Any
 
 import strawberry
 
-from graphmem import model
+from graphmem.errors import NotFound
+from graphmem.graph.entities import Entity as ModelEntity
+from graphmem.graph.stats import SpaceInfo
+from graphmem.mirror.audit import AuditRow
+from graphmem.model import Conflict as ModelConflict
+from graphmem.model import Fact as ModelFact
+from graphmem.resolvers import execute
 from graphmem.schema.audit_types import AuditEntry, AuditReport, ReceiptVerdict
-from graphmem.schema.enums import ConflictStatus, Status
-from graphmem.schema.fields import GraphInfo, SpaceArg, page, run, settings
-from graphmem.schema.graph_types import (
-    ActCheckResult,
-    Entity,
-    EntityView,
-    RecallResult,
-    RelatedResult,
-)
-from graphmem.schema.inputs import EntityRefInput
-from graphmem.schema.limits import check_hops, check_limit
-from graphmem.schema.pagination import Connection
+from graphmem.schema.fields import After, First, GraphInfo, field, run, settings
+from graphmem.schema.graph_types import Entity
+from graphmem.schema.limits import check_limit
+from graphmem.schema.query_facts import FactQueries
+from graphmem.schema.query_graph import GraphQueries
+from graphmem.schema.receipt_types import Receipt, receipt
+from graphmem.schema.relay import Connection, GlobalId, Node, connection, parse_global_id, wants
 from graphmem.schema.scalars import JSON
-from graphmem.schema.types import Conflict, Fact, History, Policy, SpaceStats
+from graphmem.schema.space_types import Space
+from graphmem.schema.types import Conflict, Fact
+
+TIME_TRAVEL = """Reads of graphmem's memory. Time travel, the same on every read that takes it:
+`asOf` is record time: memory as it stood at that instant (what was stored, each fact with the
+status it had and a refined value as it read then); default: now. `validAt` is world time:
+only what was true in the world at that instant (valid_from <= t < valid_to); default: no
+world-time filter. `validDuring: {from, to}` (facts, timelines, conflicts, entities, stats,
+vocabulary) keeps what was true at some point of [from, to); either end may be open. Under a
+world-time filter, fact listings default to every fact memory held or archived (superseded ones
+included: they were true then), never tombstones or unconfirmed proposals. Both clocks
+combine: `asOf` decides what memory held, `validAt` what of it was true then (a fact retired
+after `asOf` counts as open-ended then). Every time needs a timezone."""
 
 
-@strawberry.type
-class Query:
-    @strawberry.field(description="Facts of a space: current ones by default, or those held"
-                                  " at `asOf` / true in the world at `validAt`.")
-    async def facts(self, info: GraphInfo, space: SpaceArg, subject: str | None = None,
-                    scope: str | None = None, status: Status = Status.ACTIVE,
-                    as_of: datetime | None = None, valid_at: datetime | None = None,
-                    first: int | None = None, after: str | None = None) -> Connection[Fact]:
-        window = page(info, first, after)
-        found = await run(info, space, subject=subject, scope=scope,
-                          status=model.Status(status.value), as_of=as_of, valid_at=valid_at)
-        return window.cut(found, Fact.from_model)
+@strawberry.type(description=TIME_TRAVEL)
+class Query(FactQueries, GraphQueries):
+    @field("Any object by its global id (Fact, Conflict, Entity, AuditEntry, Space): null when"
+           " it is gone; the id's space passes the guard like any other.")
+    async def node(self, info: GraphInfo, id: strawberry.ID) -> Node | None:
+        found = parse_global_id(str(id))
+        return await _node(info, info.field_name, found)
 
-    @strawberry.field(description="One fact by id.")
-    async def fact(self, info: GraphInfo, space: SpaceArg, id: strawberry.ID) -> Fact:
-        return Fact.from_model(await run(info, space, id=str(id)))
+    @field("Several objects by global id, in the order given; null for one that is gone"
+           " (an id out of your scope is an error at its index).")
+    async def nodes(self, info: GraphInfo, ids: list[strawberry.ID]) -> list[Node | None]:
+        if ids:
+            check_limit(len(ids), settings(info))
+        return [await _node(info, info.field_name, parse_global_id(str(i))) for i in ids]
 
-    @strawberry.field(description="A subject's supersession chain, oldest to newest.")
-    async def history(self, info: GraphInfo, space: SpaceArg, subject: str,
-                      scope: str | None = None, as_of: datetime | None = None) -> History:
-        return History.from_model(await run(info, space, subject=subject, scope=scope,
-                                            as_of=as_of))
-
-    @strawberry.field(description="Conflicts of a space; all of them when status is null.")
-    async def conflicts(self, info: GraphInfo, space: SpaceArg,
-                        status: ConflictStatus | None = ConflictStatus.OPEN,
-                        first: int | None = None,
-                        after: str | None = None) -> Connection[Conflict]:
-        window = page(info, first, after)
-        found = await run(info, space, status=status.value if status else None)
-        return window.cut(found, Conflict.from_model)
-
-    @strawberry.field(description="Confirm-gate proposals waiting for the approve capability.")
-    async def pending_changes(self, info: GraphInfo, space: SpaceArg, first: int | None = None,
-                              after: str | None = None) -> Connection[Fact]:
-        window = page(info, first, after)
-        return window.cut(await run(info, space), Fact.from_model)
-
-    @strawberry.field(description="The space's source policy.")
-    async def reconcile_policy(self, info: GraphInfo, space: SpaceArg) -> Policy:
-        return Policy.from_model(await run(info, space))
-
-    @strawberry.field(description="An answer from the space's current facts (one model call"
-                                  " when a model is configured; the fact list otherwise).")
-    async def recall(self, info: GraphInfo, space: SpaceArg, question: str,
-                     explain: bool = False, include_history: bool = False,
-                     as_of: datetime | None = None,
-                     critical_categories: list[str] | None = None) -> RecallResult:
-        return RecallResult.from_model(await run(
-            info, space, question=question, explain=explain, include_history=include_history,
-            as_of=as_of, critical_categories=critical_categories))
-
-    @strawberry.field(description="Refuses, with reasons, when a fact an action depends on is"
-                                  " flagged, pending, stale or recently changed.")
-    async def check_before_act(self, info: GraphInfo, space: SpaceArg, subjects: list[str],
-                               max_age_seconds: float | None = None) -> ActCheckResult:
-        return ActCheckResult.from_model(await run(info, space, subjects=subjects,
-                                                   max_age_seconds=max_age_seconds))
-
-    @strawberry.field(description="Entities of the space, optionally of one type.")
-    async def entities(self, info: GraphInfo, space: SpaceArg, type: str | None = None,
-                       as_of: datetime | None = None, first: int | None = None,
-                       after: str | None = None) -> Connection[Entity]:
-        window = page(info, first, after)
-        found = await run(info, space, type=type, as_of=as_of)
-        return window.cut(found, Entity.from_model)
-
-    @strawberry.field(description="One entity with its attributes and edges.")
-    async def entity(self, info: GraphInfo, space: SpaceArg, type: str, name: str,
-                     as_of: datetime | None = None,
-                     valid_at: datetime | None = None) -> EntityView:
-        return EntityView.from_model(await run(info, space, type=type, name=name, as_of=as_of,
-                                               valid_at=valid_at))
-
-    @strawberry.field(description="Paths of up to `hops` edges around one entity.")
-    async def neighbourhood(self, info: GraphInfo, space: SpaceArg, type: str, name: str,
-                            hops: int = 1, as_of: datetime | None = None,
-                            valid_at: datetime | None = None,
-                            limit: int = 50) -> RelatedResult:
-        check_hops(hops, settings(info))
-        return RelatedResult.from_model(await run(
-            info, space, type=type, name=name, hops=hops, as_of=as_of, valid_at=valid_at,
-            limit=check_limit(limit, settings(info))))
-
-    @strawberry.field(description="Multi-hop recall from the question's (or the given)"
-                                  " entities; answered by the model when one is configured.")
-    async def recall_related(self, info: GraphInfo, space: SpaceArg,
-                             question: str | None = None,
-                             entities: list[EntityRefInput] | None = None, hops: int = 2,
-                             as_of: datetime | None = None, valid_at: datetime | None = None,
-                             limit: int = 50, answer: bool = True) -> RelatedResult:
-        check_hops(hops, settings(info))
-        given = [(e.type, e.name) for e in entities] if entities else None
-        return RelatedResult.from_model(await run(
-            info, space, question=question, entities=given, hops=hops, as_of=as_of,
-            valid_at=valid_at, limit=check_limit(limit, settings(info)), answer=answer))
-
-    @strawberry.field(description="Your tenant's audit rows, newest first (verify capability;"
-                                  " a key for the whole tenant).")
+    @field("Your tenant's audit rows, newest first, as a list (verify capability; a key for"
+           " the whole tenant); auditEntries pages them.")
     async def audit_log(self, info: GraphInfo, limit: int = 50, before: int | None = None,
                         operation: str | None = None) -> list[AuditEntry]:
         rows = await run(info, None, limit=check_limit(limit, settings(info)), before=before,
                          operation=operation)
         return [AuditEntry.from_model(r) for r in rows]
 
-    @strawberry.field(description="Check the audit chain (verify capability; `deep` checks"
-                                  " every row's signature too).")
+    @field("Your tenant's audit rows, newest first, a page at a time (verify capability; a"
+           " key for the whole tenant).")
+    async def audit_entries(self, info: GraphInfo, first: First = None, after: After = None,
+                            operation: str | None = None) -> Connection[AuditEntry]:
+        page = await run(info, None, first=first, after=after, operation=operation,
+                         count=wants(info, "totalCount"))
+        return connection(page, AuditEntry.from_model)
+
+    @field("Check the audit chain (verify capability; `deep` checks every row's signature"
+           " too).")
     async def verify_audit(self, info: GraphInfo, deep: bool = False) -> AuditReport:
         return AuditReport.from_model(await run(info, None, deep=deep))
 
-    @strawberry.field(description="Counts of active, flagged and retired facts and conflicts.")
-    async def stats(self, info: GraphInfo, space: SpaceArg) -> SpaceStats:
-        return SpaceStats.from_model(await run(info, space))
-
-    @strawberry.field(description="The current signing public key (PEM): all a third party"
-                                  " needs to check a receipt (read capability; a key for the"
-                                  " whole tenant).")
+    @field("The current signing public key (PEM): all a third party needs to check a"
+           " receipt (read capability; a key for the whole tenant).")
     async def export_public_key(self, info: GraphInfo) -> str:
         return str(await run(info, None))
 
-    @strawberry.field(description="Check a receipt's signature, and the facts given with it:"
-                                  " against `publicKey` alone when given (PEM, base64 or hex),"
-                                  " else against this deployment's keys, retired ones included"
-                                  " (verify capability; a key for the whole tenant).")
+    @field("Check a receipt's signature, and the facts given with it: against `publicKey`"
+           " alone when given (PEM, base64 or hex), else against this deployment's keys,"
+           " retired ones included (verify capability; a key for the whole tenant).")
     async def verify_receipt(self, info: GraphInfo, receipt: JSON,
                              public_key: str | None = None) -> ReceiptVerdict:
         return ReceiptVerdict.from_model(await run(info, None, receipt=receipt,
                                                    public_key=public_key))
 
-    @strawberry.field(description="A receipt issued earlier in your tenant, by its id (a key"
-                                  " for the whole tenant).")
-    async def receipt(self, info: GraphInfo, id: strawberry.ID) -> JSON:
-        return JSON(await run(info, None, id=str(id)))
+    @field("A receipt issued earlier in your tenant, by its id (a key for the whole tenant).")
+    async def receipt(self, info: GraphInfo, id: strawberry.ID) -> Receipt:
+        return receipt(await run(info, None, id=str(id)))
+
+
+async def _node(info: GraphInfo, name: str, ident: GlobalId) -> Node | None:
+    try:
+        found = await execute(info.context, name, ident.space, type=ident.type,
+                              local=ident.local)
+    except NotFound:
+        return None
+    return _typed(found, ident)
+
+
+def _typed(found: Any, ident: GlobalId) -> Node:
+    if isinstance(found, ModelFact):
+        return Fact.from_model(found)
+    if isinstance(found, ModelConflict):
+        return Conflict.from_model(found)
+    if isinstance(found, ModelEntity):
+        return Entity.from_model(found, ident.space)
+    if isinstance(found, AuditRow):
+        return AuditEntry.from_model(found)
+    if isinstance(found, SpaceInfo):
+        return Space.from_model(found)
+    raise TypeError(f"no GraphQL type for {type(found).__name__}")

@@ -1,4 +1,7 @@
-"""Output types, each built from graphmem's plain data by a `from_model`."""
+"""Output types of facts, conflicts, timelines and writes, each built from graphmem's plain
+data by a `from_model`. Objects remember their space and the `asOf` they were read at, so
+nested fields (a conflict's facts, what superseded a fact) read at the same point of time,
+batched by the request's DataLoaders."""
 
 from __future__ import annotations
 
@@ -8,11 +11,13 @@ from typing import Any
 import strawberry
 
 from graphmem import model
-from graphmem.graph.reads import History as ModelHistory
-from graphmem.resolvers import events
-from graphmem.resolvers.reads import SpaceStats as ModelStats
+from graphmem.graph import reads
+from graphmem.graph.paging import Page
+from graphmem.graph.stats import SpaceStats
+from graphmem.resolvers import loaders
 from graphmem.schema.enums import (
     Action,
+    Cardinality,
     ConflictKind,
     ConflictStatus,
     Kind,
@@ -20,12 +25,28 @@ from graphmem.schema.enums import (
     Status,
     TimeRef,
 )
+from graphmem.schema.fields import GraphInfo, field
+from graphmem.schema.relay import Connection, Node, edges, global_id, page_info
 from graphmem.schema.scalars import JSON
 
+strawberry.type(SpaceStats, name="SpaceStats", description="Counts for one space, by"
+                " aggregation: facts by the status each had at the time read, open conflicts"
+                " (and of them confirm-gate proposals), entities.")
 
-@strawberry.type(description="A stored fact, with its valid-time and record-time bounds.")
-class Fact:
-    id: strawberry.ID
+
+@strawberry.type(description="A value a fact held before it was refined in place.")
+class Refinement:
+    value: str
+    at: datetime | None
+    source: str
+
+
+@strawberry.type(description="A stored fact, with its valid-time and record-time bounds."
+                             " Read with `asOf`, it is as memory held it then: its status"
+                             " then, and a refined value as it read then.")
+class Fact(Node):
+    fact_id: strawberry.ID = strawberry.field(description="The fact's own id, as mutations"
+                                                          " and the Python API take it.")
     space: str
     subject: str
     value: str
@@ -42,25 +63,56 @@ class Fact:
     head: str | None
     relation: str | None
     tail: str | None
+    cardinality: Cardinality
     valid_from: datetime | None
     valid_to: datetime | None
     recorded_at: datetime | None
     retired_at: datetime | None
-    supersedes: list[strawberry.ID]
-    retracts: list[strawberry.ID]
+    supersedes: list[strawberry.ID] = strawberry.field(description="Ids of the facts this one"
+                                                                   " superseded.")
+    retracts: list[strawberry.ID] = strawberry.field(description="Ids of the facts this"
+                                                                 " tombstone retracted.")
+    refinements: list[Refinement] = strawberry.field(description="Values it held before"
+                                                                 " being refined, oldest"
+                                                                 " first.")
+    _as_of: strawberry.Private[datetime | None]
+
+    @field("The fact that superseded this one, or the tombstone that"
+                                  " retracted it (null while it is current).")
+    async def superseded_by(self, info: GraphInfo) -> Fact | None:
+        found = await loaders.superseded_by(info.context, self.space, self._as_of).load(
+            str(self.fact_id))
+        return None if found is None else Fact.from_model(found, self._as_of)
 
     @classmethod
-    def from_model(cls, f: model.Fact) -> Fact:
+    def from_model(cls, f: model.Fact, as_of: datetime | None = None) -> Fact:
         return cls(
-            id=strawberry.ID(f.id), space=f.space, subject=f.subject, value=f.value,
-            scope=f.scope, kind=Kind(f.kind.value), time_ref=TimeRef(f.time_ref.value),
-            status=Status(f.status.value), confidence=f.confidence, source=f.source,
+            id=global_id("Fact", f.space, f.id), fact_id=strawberry.ID(f.id), space=f.space,
+            subject=f.subject, value=f.value, scope=f.scope, kind=f.kind, time_ref=f.time_ref,
+            status=f.status, confidence=f.confidence, source=f.source,
             source_ref=f.source_ref, raw=f.raw, metadata=JSON(dict(f.metadata)),
             category=f.category, head=f.head, relation=f.relation, tail=f.tail,
-            valid_from=f.valid_from, valid_to=f.valid_to, recorded_at=f.recorded_at,
-            retired_at=f.retired_at, supersedes=[strawberry.ID(i) for i in f.supersedes],
+            cardinality=f.cardinality, valid_from=f.valid_from, valid_to=f.valid_to,
+            recorded_at=f.recorded_at, retired_at=f.retired_at,
+            supersedes=[strawberry.ID(i) for i in f.supersedes],
             retracts=[strawberry.ID(i) for i in f.retracts],
-        )
+            refinements=[_refinement(r) for r in f.revisions], _as_of=as_of)
+
+
+def _refinement(revision: dict[str, Any]) -> Refinement:
+    at = revision.get("at")
+    return Refinement(value=str(revision.get("value")), source=str(revision.get("source") or ""),
+                      at=datetime.fromisoformat(at) if isinstance(at, str) else None)
+
+
+@strawberry.type(description="An ACTIVE fact a new one overlaps by entities (seed 002):"
+                             " nothing was decided; supersede, open a conflict or ignore it.")
+class Collision:
+    fact_id: strawberry.ID
+    subject: str
+    value: str
+    shared: list[str] = strawberry.field(description="The entity keys both facts are about.")
+    jaccard: float
 
 
 @strawberry.type(description="One line of a write: the action code decided, and its message.")
@@ -71,14 +123,28 @@ class RememberResult:
     fact_id: strawberry.ID | None
     conflict_id: strawberry.ID | None
     message: str
+    collisions: list[Collision]
+    _space: strawberry.Private[str]
+
+    @field("The fact stored (or refined, or kept on a DEDUP).")
+    async def fact(self, info: GraphInfo) -> Fact | None:
+        if self.fact_id is None:
+            return None
+        found = await loaders.facts(info.context, self._space, None).load(str(self.fact_id))
+        return None if found is None else Fact.from_model(found)
 
     @classmethod
-    def from_model(cls, r: model.Result) -> RememberResult:
-        return cls(action=Action(r.action.value), subject=r.subject, value=r.value,
-                   fact_id=_id(r.fact_id), conflict_id=_id(r.conflict_id), message=r.message)
+    def from_model(cls, r: model.Result, space: str) -> RememberResult:
+        return cls(action=r.action, subject=r.subject, value=r.value, fact_id=_id(r.fact_id),
+                   conflict_id=_id(r.conflict_id), message=r.message, _space=space,
+                   collisions=[Collision(fact_id=strawberry.ID(str(c["fact_id"])),
+                                         subject=str(c["subject"]), value=str(c["value"]),
+                                         shared=[str(s) for s in c["shared"]],
+                                         jaccard=float(c["jaccard"])) for c in r.collisions])
 
 
-@strawberry.type
+@strawberry.type(description="One entry of a timeline: a fact, or a value it held before"
+                             " being refined (status REFINED).")
 class HistoryEntry:
     fact: Fact
     value: str
@@ -86,25 +152,38 @@ class HistoryEntry:
                                                " in place.")
 
 
-@strawberry.type(description="A subject's timeline, oldest to newest.")
-class History:
+@strawberry.type(description="A timeline, oldest to newest, a page at a time (`last` reads"
+                             " it from the newest end).")
+class History(Connection[HistoryEntry]):
     subject: str
-    entries: list[HistoryEntry]
-    text: str = strawberry.field(description="The timeline as the seed renders it.")
+    text: str = strawberry.field(description="The page as the seed renders a history.")
+
+    @field("The entries of this page.",
+           deprecation_reason="Use `edges` or `nodes` (a page of the timeline).")
+    def entries(self) -> list[HistoryEntry]:
+        return [edge.node for edge in self.edges]
 
     @classmethod
-    def from_model(cls, h: ModelHistory) -> History:
-        return cls(subject=h.subject, text=str(h), entries=[
-            HistoryEntry(fact=Fact.from_model(e.fact), value=e.value, status=e.status)
-            for e in h.entries])
+    def from_page(cls, subject: str, page: Page[reads.HistoryEntry],
+                  as_of: datetime | None) -> History:
+        def convert(e: reads.HistoryEntry) -> HistoryEntry:
+            return HistoryEntry(fact=Fact.from_model(e.fact, as_of), value=e.value,
+                                status=e.status)
+
+        text = str(reads.History(subject, page.items))
+        return cls(subject=subject, text=text, edges=edges(page, convert),
+                   page_info=page_info(page), total_count=page.total or 0)
 
 
 @strawberry.type(description="Two or more claims that need a person, or a pending change.")
-class Conflict:
-    id: strawberry.ID
+class Conflict(Node):
+    conflict_id: strawberry.ID = strawberry.field(description="The conflict's own id, as"
+                                                              " mutations take it.")
     space: str
     kind: ConflictKind
     status: ConflictStatus
+    subject: str
+    scope: str
     fact_ids: list[strawberry.ID]
     severity: str
     note: str
@@ -112,14 +191,22 @@ class Conflict:
     winner: strawberry.ID | None
     created_at: datetime | None
     closed_at: datetime | None
+    _as_of: strawberry.Private[datetime | None]
+
+    @field("The facts the conflict involves, side by side (one read"
+                                  " for a whole page of conflicts).")
+    async def facts(self, info: GraphInfo) -> list[Fact]:
+        found = await loaders.facts(info.context, self.space, self._as_of).load_many(
+            [str(i) for i in self.fact_ids])
+        return [Fact.from_model(f, self._as_of) for f in found if f is not None]
 
     @classmethod
-    def from_model(cls, c: model.Conflict) -> Conflict:
-        return cls(id=strawberry.ID(c.id), space=c.space, kind=ConflictKind(c.kind.value),
-                   status=ConflictStatus(c.status.value),
-                   fact_ids=[strawberry.ID(i) for i in c.fact_ids], severity=c.severity,
-                   note=c.note, by=c.by, winner=_id(c.winner), created_at=c.created_at,
-                   closed_at=c.closed_at)
+    def from_model(cls, c: model.Conflict, as_of: datetime | None = None) -> Conflict:
+        return cls(id=global_id("Conflict", c.space, c.id), conflict_id=strawberry.ID(c.id),
+                   space=c.space, kind=c.kind, status=c.status, subject=c.subject,
+                   scope=c.scope, fact_ids=[strawberry.ID(i) for i in c.fact_ids],
+                   severity=c.severity, note=c.note, by=c.by, winner=_id(c.winner),
+                   created_at=c.created_at, closed_at=c.closed_at, _as_of=as_of)
 
 
 @strawberry.type
@@ -136,7 +223,7 @@ class Policy:
 
     @classmethod
     def from_model(cls, p: model.Policy) -> Policy:
-        return cls(mode=PolicyMode(p.mode.value), curated=sorted(p.curated),
+        return cls(mode=p.mode, curated=sorted(p.curated),
                    authority=[SourceRank(source=s, rank=r) for s, r in sorted(p.authority.items())])
 
 
@@ -149,56 +236,6 @@ class PolicyResult:
 @strawberry.type(description="The outcome of a review action.")
 class ChangeResult:
     message: str
-
-
-@strawberry.type(description="Counts for one space.")
-class SpaceStats:
-    space: str
-    active: int
-    flagged: int
-    open_conflicts: int
-    pending_changes: int
-    recently_retired: int
-
-    @classmethod
-    def from_model(cls, s: ModelStats) -> SpaceStats:
-        return cls(space=s.space, active=s.active, flagged=s.flagged,
-                   open_conflicts=s.open_conflicts, pending_changes=s.pending_changes,
-                   recently_retired=s.recently_retired)
-
-
-@strawberry.type(description="A change to a space's facts, delivered to subscribers.")
-class FactChangedEvent:
-    space: str
-    change: str
-    message: str
-    fact_id: strawberry.ID | None
-    subject: str | None
-    value: str | None
-    action: Action | None
-    at: datetime
-
-    @classmethod
-    def from_event(cls, e: events.FactChange) -> FactChangedEvent:
-        return cls(space=e.space, change=e.change, message=e.message, fact_id=_id(e.fact_id),
-                   subject=e.subject, value=e.value,
-                   action=Action(e.action.value) if e.action else None, at=e.at)
-
-
-@strawberry.type(description="A conflict opened in a space, delivered to subscribers.")
-class ConflictOpenedEvent:
-    space: str
-    conflict_id: strawberry.ID
-    message: str
-    fact_id: strawberry.ID | None
-    subject: str | None
-    value: str | None
-    at: datetime
-
-    @classmethod
-    def from_event(cls, e: events.ConflictOpened) -> ConflictOpenedEvent:
-        return cls(space=e.space, conflict_id=strawberry.ID(e.conflict_id), message=e.message,
-                   fact_id=_id(e.fact_id), subject=e.subject, value=e.value, at=e.at)
 
 
 def _id(value: Any) -> strawberry.ID | None:

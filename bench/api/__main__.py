@@ -3,12 +3,15 @@
     python -m bench.api                      # 10 s per level, 1/8/32 clients
     python -m bench.api --seconds 30         # longer runs
 
+    python -m bench.api --only pages --page-calls 20 --no-write   # a smoke run of the pages
+
 A real `graphmem serve` (one worker) on loopback. First the same two calls, one at a time,
 in-process and over HTTP (a lean keep-alive client), against a server in this process on the
 same runtime and against `graphmem serve`: interleaved (the figure is the median of
 the per-pair differences, so machine load hits both sides alike; the target is at most 2 ms)
 and sequentially; then 1, 8 and 32 concurrent clients for a bounded time, each writing with
-rememberFacts into its own space and reading with facts, alternately.
+rememberFacts into its own space and reading with facts, alternately. Last, a frontend's two
+heaviest pages (the conflicts inbox, a timeline) against the Cypher they send (bench/api/pages).
 """
 
 from __future__ import annotations
@@ -25,12 +28,13 @@ import time
 import uuid
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 import httpx
 from pydantic import SecretStr
 
+from bench.api import pages
 from bench.results import percentile, write_section
 from graphmem import GraphMem
 from graphmem.auth import KeyStore
@@ -42,6 +46,7 @@ REMEMBER = ("mutation($s: String!, $f: [FactInput!]!) { rememberFacts(space: $s,
 FACTS = "query($s: String!) { facts(space: $s, first: 20) { totalCount edges { node { id value"
 FACTS += " } } } }"
 PEPPER = "bench-pepper-" + "0" * 40
+T = TypeVar("T")
 SEQUENTIAL = 200
 
 
@@ -223,6 +228,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--clients", default="1,8,32")
     parser.add_argument("--calls", type=int, default=SEQUENTIAL,
                         help="sequential calls of each kind for the in-process comparison")
+    parser.add_argument("--page-calls", type=int, default=SEQUENTIAL,
+                        help="calls of each page (inbox, timeline) and of its Cypher")
+    parser.add_argument("--only", choices=("all", "pages"), default="all")
+    parser.add_argument("--no-write", action="store_true",
+                        help="print the figures without writing bench/RESULTS.md")
     args = parser.parse_args(argv)
     levels = [int(c) for c in args.clients.split(",")]
 
@@ -231,7 +241,13 @@ def main(argv: list[str] | None = None) -> None:
     runtime = Runtime.open(settings)
     runtime.migrate()
     token = KeyStore(runtime.store, PEPPER.encode()).create("bench", "admin").token
+    if args.only == "pages":
+        runtime.close()
+        found = page_figures(settings, token, args.page_calls)
+        print("\n".join(pages.rows(found)))
+        return
     shared = same_process(settings, token, args.calls)
+    found = page_figures(settings, token, args.page_calls)
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     proc = serve(settings, port, workdir / "serve.log")
@@ -247,21 +263,22 @@ def main(argv: list[str] | None = None) -> None:
         proc.terminate()
         proc.wait(timeout=30)
         runtime.close()
-    report(shared, times, rows, args, ms, outside_resolvers(before, after), floor)
+    report(shared, times, rows, args, ms, outside_resolvers(before, after), floor, found)
 
 
-def same_process(settings: Settings, token: str, calls: int) -> dict[str, Any]:
-    """The comparison against a Uvicorn server in a thread of this process, whose runtime
-    the in-process calls use too: both sides share the Neo4j pool, the mirror's and the
-    audit's background threads and the machine, so the difference is the layer alone."""
+def in_thread(settings: Settings, work: Callable[[Runtime, str], T]) -> T:
+    """`work(runtime, base)` against a Uvicorn server in a thread of this process, on the
+    runtime the work uses too: both sides share the Neo4j pool, the mirror's and the audit's
+    background threads and the machine, so a difference is the layer alone."""
     import threading
 
     import uvicorn
 
     from graphmem.http.app import create_app
 
-    app = create_app(settings.model_copy(update={"api_key_pepper": SecretStr(PEPPER),
-                                                 "rate_per_min": 10**9}))
+    app = create_app(settings.model_copy(update={
+        "api_key_pepper": SecretStr(PEPPER), "rate_per_min": 10**9,
+        "api_max_complexity": 100_000}))  # the inbox page's estimate is far above the default
     port = free_port()
     server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, lifespan="on",
                                            log_level="warning", access_log=False))
@@ -273,12 +290,35 @@ def same_process(settings: Settings, token: str, calls: int) -> dict[str, Any]:
             raise SystemExit("the in-process API server did not start")
         time.sleep(0.05)
     try:
-        base = f"http://127.0.0.1:{port}"
-        compare(app.state.runtime, base, token, 10)  # warm
-        return compare(app.state.runtime, base, token, calls)
+        return work(app.state.runtime, f"http://127.0.0.1:{port}")
     finally:
         server.should_exit = True
         thread.join(timeout=60)
+
+
+def same_process(settings: Settings, token: str, calls: int) -> dict[str, Any]:
+    def work(runtime: Runtime, base: str) -> dict[str, Any]:
+        compare(runtime, base, token, 10)  # warm
+        return compare(runtime, base, token, calls)
+
+    return in_thread(settings, work)
+
+
+def page_figures(settings: Settings, token: str, calls: int) -> list[pages.PageRow]:
+    """The inbox and timeline pages against their Cypher, on a server in this process."""
+    def work(runtime: Runtime, base: str) -> list[pages.PageRow]:
+        space = pages.fill(runtime, "bench")
+        client = Client(base, token)
+        try:
+            def post(body: dict[str, Any]) -> None:
+                client.ready()
+                client.post(body)
+
+            return pages.measure(post, runtime, space, calls)
+        finally:
+            client.close()
+
+    return in_thread(settings, work)
 
 
 async def stack_floor(settings: Settings, token: str, calls: int = 300) -> tuple[float, float]:
@@ -342,7 +382,7 @@ def comparison_rows(where: str, times: dict[str, Any],
 
 def report(shared: dict[str, Any], times: dict[str, Any], rows: list[dict[str, Any]],
            args: argparse.Namespace, q: Callable[[list[float], float], float], outside: float,
-           floor: tuple[float, float]) -> None:
+           floor: tuple[float, float], found: list[pages.PageRow]) -> None:
     lines = ["| server | call | in-process p50 (ms) | HTTP+GraphQL p50 (ms) | added: median of"
              " pairs (ms) | added: difference of p50s (ms) | sequential: in-process / HTTP p50"
              " (ms) | sequential added (ms) |",
@@ -372,11 +412,16 @@ def report(shared: dict[str, Any], times: dict[str, Any], rows: list[dict[str, A
                   f" {args.seconds:g} s per level, half rememberFacts (one fact, each client its"
                   " own space), half facts (first 20). Machine load average at the end:"
                   f" {load_avg:.1f} ({os.cpu_count()} cores)."]
+    lines += ["", *pages.rows(found), "",
+              f"Pages: {args.page_calls} calls of each side, alternating, against a server in"
+              " this process on the same runtime; the direct side runs the statements the"
+              " fields send (`conflicts/page` then one `facts/by_ids`; `facts/history_page`)."]
     body = (f"Command: `python -m bench.api --seconds {args.seconds:g} --clients {args.clients}"
-            f" --calls {args.calls}`")
+            f" --calls {args.calls} --page-calls {args.page_calls}`")
     body += "\n\n" + "\n".join(lines)
     print(body)
-    write_section("api", body)
+    if not args.no_write:
+        write_section("api", body)
 
 
 if __name__ == "__main__":

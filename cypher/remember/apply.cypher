@@ -4,7 +4,8 @@
 // space's write counter taken with the lock, orders one space's entries as they committed;
 // it carries the audited call's row, so the row survives a crash after the commit). Empty lists cost nothing. Times equal to the
 // write's own instant travel once as $now (rows only flag them): converting thousands of
-// datetimes on the way in was the largest cost of a batch.
+// datetimes on the way in was the largest cost of a batch. A retirement that closes a
+// fact's validity records when (valid_to_at): read as of an earlier instant, it was open.
 CALL () {
   UNWIND $facts AS row
   CREATE (f:Fact)
@@ -39,7 +40,8 @@ CALL () {
   MATCH (new:Fact {id: e.new}), (old:Fact {id: e.old})
   WHERE old.space = $space AND new.space = $space
   CREATE (new)-[:SUPERSEDES {at: $now}]->(old)
-  SET old.status = 'SUPERSEDED', old.retired_at = $now,
+  SET old.valid_to_at = CASE WHEN old.valid_to IS NULL THEN $now ELSE old.valid_to_at END,
+      old.status = 'SUPERSEDED', old.retired_at = $now,
       old.valid_to = coalesce(old.valid_to, e.valid_to, $now)
 }
 CALL () {
@@ -47,7 +49,8 @@ CALL () {
   MATCH (tomb:Fact {id: e.new}), (old:Fact {id: e.old})
   WHERE old.space = $space AND tomb.space = $space
   CREATE (tomb)-[:RETRACTS {at: $now}]->(old)
-  SET old.status = 'SUPERSEDED', old.retired_at = $now,
+  SET old.valid_to_at = CASE WHEN old.valid_to IS NULL THEN $now ELSE old.valid_to_at END,
+      old.status = 'SUPERSEDED', old.retired_at = $now,
       old.valid_to = coalesce(old.valid_to, e.valid_to, $now)
 }
 CALL () {

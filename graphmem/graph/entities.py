@@ -20,6 +20,7 @@ from graphmem.errors import InvalidInput, NotFound
 from graphmem.graph.driver import GraphDriver, run
 from graphmem.graph.facts import as_time
 from graphmem.graph.outbox import Outbox
+from graphmem.model import NOW, When
 
 UNKNOWN = "unknown"
 OTHER = "other"
@@ -155,6 +156,14 @@ def listing(graph: GraphDriver, space: str, type_: str | None = None,
     return [row_to_entity(r["entity"]) for r in rows]
 
 
+def by_key(graph: GraphDriver, space: str, key: str) -> Entity:
+    """One entity by its composite key (`type:normalised name`)."""
+    rows = graph.read("entities/get", space=space, key=key)
+    if not rows:
+        raise NotFound(f"no entity {key!r} in this space")
+    return row_to_entity(rows[0]["entity"])
+
+
 def get(graph: GraphDriver, space: str, type_: str, name: str) -> Entity:
     folded = fold_type(type_)
     if folded is None:
@@ -182,9 +191,14 @@ class Vocabulary:
     relations: tuple[str, ...]
 
 
-def vocabulary(graph: GraphDriver, space: str, limit: int = 200) -> Vocabulary:
-    """Known entity names (seeded first) and relation labels in use (seed 001)."""
-    rows = graph.read("entities/vocabulary", space=space, limit=limit)
+def vocabulary(graph: GraphDriver, space: str, limit: int = 200,
+               when: When = NOW) -> Vocabulary:
+    """Known entity names (seeded first) and relation labels in use (seed 001), now or at
+    another point of either clock."""
+    if when == NOW:
+        rows = graph.read("entities/vocabulary", space=space, limit=limit)
+    else:
+        rows = graph.read("entities/vocabulary_at", space=space, limit=limit, **when.params())
     entities = tuple(row_to_entity(e) for e in rows[0]["entities"]) if rows else ()
     relations = tuple(rows[0]["relations"] or ())[:limit] if rows else ()
     return Vocabulary(entities, relations)

@@ -210,7 +210,8 @@ class ConflictNode(GraphNode):
             id=self.uid, space=self.space, kind=ConflictKind(self.kind),
             status=ConflictStatus(self.status), fact_ids=tuple(fact_ids),
             severity=self.severity, note=self.note, by=self.by, winner=self.winner,
-            created_at=self.created_at, closed_at=self.closed_at)
+            created_at=self.created_at, closed_at=self.closed_at, subject=self.subject or "",
+            scope=self.scope or "")
 
 
 class OutboxNode(GraphNode):

@@ -23,7 +23,7 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Sequence
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -31,6 +31,7 @@ from neo4j import ManagedTransaction
 from neo4j.time import DateTime as NeoDateTime
 
 from graphmem.graph.driver import GraphDriver, run
+from graphmem.graph.rows import read_one
 
 TIME_KEYS = frozenset({"recorded_at", "held_from", "valid_from", "valid_to", "retired_at"})
 ID_KEYS = ("id", "fact_id", "new", "old")
@@ -74,6 +75,21 @@ class Outbox:
     def draft(self, kind: str, payload: str) -> dict[str, Any]:
         """An entry's properties, for a statement that writes it along with its changes."""
         return {"id": new_event_id(), "kind": kind, "payload": payload, "audit": self.audit}
+
+    def relabel(self, tx: ManagedTransaction, joined: dict[str, str]) -> None:
+        """The conflicts a write drafted but joined (an open conflict of the same slot and
+        kind was there) take the joined conflict's id in this write's entries."""
+        for index, entry in enumerate(self.entries):
+            payload = json.loads(entry.payload)
+            rows = payload.get("conflicts")
+            if not isinstance(rows, list) or not any(r.get("id") in joined for r in rows):
+                continue
+            for row in rows:
+                if row.get("id") in joined:
+                    row["id"], row["joined"] = joined[row["id"]], True
+            text = encode(payload)
+            run(tx, "outbox/set_payload", id=entry.id, payload=text)
+            self.entries[index] = replace(entry, payload=text)
 
     def written(self, drafts: Sequence[dict[str, Any]], now: datetime, seq: int | None) -> None:
         """Entries a statement wrote (remember/apply writes its own)."""
@@ -209,3 +225,45 @@ def pending_count(graph: GraphDriver, space: str | None = None
 
 def done_ids(graph: GraphDriver, space: str) -> set[str]:
     return {r["id"] for r in graph.read("outbox/done_ids", space=space)}
+
+
+# ---- the change feed: entries in commit order, after a position ----------------------------
+@dataclass(frozen=True)
+class Followed:
+    """One followed space at a poll: its write counter and the entries after the position."""
+
+    space: str
+    writes: int
+    entries: list[OutboxEntry]
+
+
+def _entry(row: dict[str, Any]) -> OutboxEntry:
+    return OutboxEntry(row["id"], row["space"], row["kind"], row["payload"],
+                       as_datetime(row["created_at"]), row["seq"])
+
+
+def follow(graph: GraphDriver, tails: Sequence[tuple[str, int | None, str]], limit: int
+           ) -> list[Followed]:
+    """For each (space, seq, id) position (seq None: not placed yet), the space's write
+    counter and up to `limit` entries committed after it: one statement for every space a
+    process follows."""
+    rows = read_one(graph, "outbox/follow", limit=limit, tails=[
+        {"space": space, "seq": seq, "id": ident} for space, seq, ident in tails])
+    return [Followed(r["space"], int(r["writes"]), [_entry(e) for e in r["entries"]])
+            for r in rows]
+
+
+def since(graph: GraphDriver, space: str, seq: int, ident: str, limit: int
+          ) -> tuple[int, list[OutboxEntry]]:
+    """(the floor below which applied entries left the graph, up to `limit` entries from
+    (seq, id) on, that one included, in commit order)."""
+    row = read_one(graph, "outbox/since", space=space, seq=seq, id=ident, limit=limit)[0]
+    return int(row["floor"]), [_entry(e) for e in row["entries"]]
+
+
+def since_time(graph: GraphDriver, space: str, at: datetime, limit: int
+               ) -> tuple[int, list[OutboxEntry]]:
+    """(the space's write counter, up to `limit` entries committed by then and created at or
+    after `at`): where a subscriber that names no cursor starts."""
+    row = read_one(graph, "outbox/since_time", space=space, at=at, limit=limit)[0]
+    return int(row["writes"]), [_entry(e) for e in row["entries"]]

@@ -16,6 +16,7 @@ from graphmem.graph.rows import read, read_one
 from graphmem.model import (
     HOT_STATUSES,
     Conflict,
+    ConflictKind,
     ConflictStatus,
     Fact,
     Status,
@@ -128,6 +129,18 @@ def history(graph: GraphDriver, space: str, subject: str, scope: str | None = No
 def recent_retired(graph: GraphDriver, space: str, limit: int = 20) -> list[Fact]:
     rows = read_one(graph, "facts/recent_retired", space=space, limit=limit)
     return [row_to_fact(r["fact"]) for r in rows]
+
+
+def conflict_from_row(c: dict[str, Any], fact_ids: list[str]) -> Conflict:
+    """A conflict read as a map (listings project its as-of state), with its facts' ids."""
+    return Conflict(
+        id=c["id"], space=c["space"], kind=ConflictKind(c["kind"]),
+        status=ConflictStatus(c["status"]), fact_ids=tuple(fact_ids),
+        severity=c.get("severity", "medium"), note=c.get("note") or "", by=c.get("by") or "",
+        winner=c.get("winner"), created_at=as_time(c.get("created_at")),
+        closed_at=as_time(c.get("closed_at")), subject=c.get("subject") or "",
+        scope=c.get("scope") or "",
+    )
 
 
 def conflicts(graph: GraphDriver, space: str, status: str | None = "open") -> list[Conflict]:

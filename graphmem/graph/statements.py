@@ -14,6 +14,8 @@ Cypher, so a marker left unexpanded could never run.
 from __future__ import annotations
 
 import re
+import threading
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from importlib import resources
@@ -93,19 +95,46 @@ def expand(name: str, text: str, fragments: Mapping[str, str]) -> str:
     return expanded
 
 
-def query(name: str) -> str:
+class Executions:
+    """How many times this process handed each statement to the driver (the metric
+    `graphmem_cypher_statements_total`): what a request costs in round trips, by name."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._counts: Counter[str] = Counter()
+
+    def add(self, name: str) -> None:
+        with self._lock:
+            self._counts[name] += 1
+
+    def snapshot(self) -> dict[str, int]:
+        with self._lock:
+            return dict(self._counts)
+
+
+EXECUTIONS = Executions()
+
+
+def _text(name: str) -> str:
     try:
         return registry()[name]
     except KeyError:
         raise UnknownQuery(f"no Cypher statement named {name!r} in cypher/") from None
 
 
+def query(name: str) -> str:
+    """A statement's text, to run: every runner fetches it here, which counts it."""
+    text = _text(name)
+    EXECUTIONS.add(name)
+    return text
+
+
 def parameters(name: str) -> set[str]:
     """The `$parameters` a statement takes, so callers and tests can check them offline."""
-    return set(_PARAM.findall(_COMMENT.sub("", query(name))))
+    return set(_PARAM.findall(_COMMENT.sub("", _text(name))))
 
 
 def statements(name: str) -> list[str]:
     """Split a multi-statement file (schema migrations) on `;` at line ends."""
-    text = _COMMENT.sub("", query(name))
+    text = _COMMENT.sub("", _text(name))
     return [s.strip() for s in re.split(r";\s*(?:\n|$)", text) if s.strip()]

@@ -1,10 +1,11 @@
 """The API's composition: `/graphql` (and the IDE page browsers get there), `/metrics`, the
 web UI's static pages under `/ui/`, the middlewares, and what they share.
 
-The metrics and the broker live as long as the app; the key store is opened in the
+The metrics live as long as the app; the key store and the change feed are opened in the
 lifespan with the runtime. Middlewares run outermost first: the client address (from
-trusted proxies), request id, limits, authentication. One rate limiter serves the limits
-layer, the per-key limit after authentication and WebSocket operations.
+trusted proxies), request id, CORS (when origins are allowed), limits, authentication.
+One rate limiter serves the limits layer, the per-key limit after authentication and
+WebSocket operations.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
+from starlette.middleware.cors import CORSMiddleware
 from starlette.requests import Request
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
@@ -27,11 +29,12 @@ from graphmem.http.graphql import GraphQLEndpoint
 from graphmem.http.ide import IdeOrGraphQL
 from graphmem.http.limits import LimitsMiddleware
 from graphmem.http.metrics import metrics_endpoint
+from graphmem.http.persisted import PersistedQueries, load_manifest
 from graphmem.http.request_id import RequestIdMiddleware
 from graphmem.resolvers import RequestContext
 from graphmem.runtime import Runtime
 from graphmem.schema import build_schema
-from graphmem.service.broker import Broker
+from graphmem.service.feed import ChangeFeed
 from graphmem.service.metrics import Metrics
 from graphmem.service.rates import RateLimiter
 from graphmem.settings import Settings
@@ -41,7 +44,7 @@ async def context_for(request: Request | WebSocket) -> RequestContext:
     scope = request.scope
     client = scope.get("client") or ("-", 0)
     return RequestContext(runtime=state.runtime(scope), keys=state.keys(scope),
-                          broker=state.broker(scope), metrics=state.metrics(scope),
+                          feed=state.feed(scope), metrics=state.metrics(scope),
                           principal=state.principal(scope), request_id=state.request_id(scope),
                           client=str(client[0]), credential=state.credential(scope),
                           limiter=state.limiter(scope))
@@ -56,8 +59,9 @@ WORKER_THREADS = 40  # as many calls at once as anyio's default worker threads a
 
 
 def routes(settings: Settings) -> list[BaseRoute]:
+    persisted = PersistedQueries(load_manifest(settings.persisted_queries), settings.apq_cache)
     graphql = GraphQLEndpoint(build_schema(settings), context_for, False,
-                              settings.allowed_origins, settings.ws_max_operations)
+                              settings.allowed_origins, settings.ws_max_operations, persisted)
     http = IdeOrGraphQL(graphql, settings) if settings.graphiql else graphql
     token = settings.metrics_token.get_secret_value() if settings.metrics_token else None
     return [
@@ -70,10 +74,18 @@ def routes(settings: Settings) -> list[BaseRoute]:
 
 
 def middleware(settings: Settings) -> list[Middleware]:
+    """Outermost first: the client address, request id, CORS (when origins are allowed: a
+    preflight is answered before limits and authentication), limits, authentication."""
+    cors = [Middleware(CORSMiddleware, allow_origins=list(settings.allowed_origins),
+                       allow_methods=["GET", "POST", "OPTIONS"],
+                       allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
+                       expose_headers=["X-Request-ID", "Retry-After"], max_age=600)
+            ] if settings.allowed_origins else []
     limiter = RateLimiter(settings.rate_per_min, settings.rate_max_clients)
     return [
         Middleware(ClientMiddleware, trusted_proxies=settings.trusted_proxies),
         Middleware(RequestIdMiddleware),
+        *cors,
         Middleware(LimitsMiddleware, max_body=settings.max_body, limiter=limiter),
         Middleware(AuthMiddleware, auth_required=settings.auth_required,
                    graphiql=settings.graphiql, allowed_origins=settings.allowed_origins),
@@ -83,16 +95,16 @@ def middleware(settings: Settings) -> list[Middleware]:
 def prepare(app: Starlette) -> None:
     """App-lifetime objects, set before the first request."""
     app.state.metrics = Metrics()
-    app.state.broker = Broker()
 
 
 def open_keys(app: Starlette, runtime: Runtime) -> None:
-    """What needs the runtime: the key store, and the model clients' call counters; and the
-    loop's executor, where resolvers run the synchronous service layer (it is shut down
-    with the loop)."""
+    """What needs the runtime: the key store, the change feed, and the model clients' call
+    counters; and the loop's executor, where resolvers run the synchronous service layer
+    (it is shut down with the loop)."""
     app.state.keys = KeyStore.open(runtime.store, runtime.settings, cached=True)
     if not runtime.settings.auth_required:
         log.warning(LOCAL_MODE_WARNING)
+    app.state.feed = ChangeFeed(runtime, runtime.settings.change_poll_seconds)
     app.state.metrics.watch_models(runtime.model_clients)
     asyncio.get_running_loop().set_default_executor(
         ThreadPoolExecutor(WORKER_THREADS, thread_name_prefix="graphmem-api"))

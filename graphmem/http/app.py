@@ -26,6 +26,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         try:
             yield
         finally:
+            await app.state.feed.close()
             runtime.close()
 
     routes: list[BaseRoute] = [Route("/healthz", healthz), Route("/readyz", readyz)]

@@ -9,7 +9,7 @@ from starlette.types import Scope
 if TYPE_CHECKING:
     from graphmem.auth import KeyStore, Principal
     from graphmem.runtime import Runtime
-    from graphmem.service.broker import Broker
+    from graphmem.service.feed import ChangeFeed
     from graphmem.service.metrics import Metrics
     from graphmem.service.rates import RateLimiter
 
@@ -33,8 +33,8 @@ def metrics(scope: Scope) -> Metrics:
     return found
 
 
-def broker(scope: Scope) -> Broker:
-    found: Broker = _app_state(scope).broker
+def feed(scope: Scope) -> ChangeFeed:
+    found: ChangeFeed = _app_state(scope).feed
     return found
 
 

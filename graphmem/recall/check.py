@@ -17,6 +17,7 @@ from typing import Any
 from graphmem.errors import InvalidInput
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.facts import as_time, row_to_fact
+from graphmem.graph.reads import value_at
 from graphmem.model import ConflictKind, Fact, Status
 
 
@@ -54,21 +55,23 @@ def _max_age(max_age: timedelta | float | None) -> timedelta | None:
     return age
 
 
-def _changed_at(row: dict[str, Any], fact: Fact) -> datetime | None:
+def _changed_at(row: dict[str, Any], fact: Fact, now: datetime) -> datetime | None:
     """When the value last changed: a refinement, or taking over from a former value."""
     times = [as_time(r.get("at")) for r in fact.revisions]
     if fact.supersedes:
         times.append(as_time(row.get("held_from")) or fact.recorded_at)
-    known = [t for t in times if t is not None]
+    known = [t for t in times if t is not None and t <= now]
     return max(known) if known else None
 
 
 def _reasons(subject: str, rows: list[dict[str, Any]], age: timedelta | None, window: int,
-             now: datetime) -> tuple[list[str], list[Fact]]:
+             now: datetime, as_of: datetime | None = None) -> tuple[list[str], list[Fact]]:
     reasons: list[str] = []
     active: list[Fact] = []
     for row in rows:
         fact = row_to_fact(row)
+        if as_of is not None:
+            fact = value_at(fact, as_of)
         kinds = set(row.get("open_conflicts") or ())
         if fact.status == Status.FLAGGED_CONFLICT:
             what = ("a change pending approval" if ConflictKind.PENDING.value in kinds
@@ -79,12 +82,12 @@ def _reasons(subject: str, rows: list[dict[str, Any]], age: timedelta | None, wi
         if kinds:
             reasons.append(f"{subject} = {fact.value} (#{fact.id}) is part of an open"
                            f" {'/'.join(sorted(kinds))} conflict")
-        recorded = _changed_at(row, fact) or fact.recorded_at
+        recorded = _changed_at(row, fact, now) or fact.recorded_at
         if age is not None and recorded is not None and now - recorded > age:
             reasons.append(f"{subject} = {fact.value} (#{fact.id}) is"
                            f" {_age((now - recorded).total_seconds())} old, older than"
                            f" max_age {_age(age.total_seconds())}")
-        changed = _changed_at(row, fact)
+        changed = _changed_at(row, fact, now)
         if window and changed is not None and now - changed < timedelta(seconds=window):
             reasons.append(f"{subject} changed {_age((now - changed).total_seconds())} ago"
                            f" (within the {window}s change window): #{fact.id} {fact.value}")
@@ -94,19 +97,24 @@ def _reasons(subject: str, rows: list[dict[str, Any]], age: timedelta | None, wi
 
 
 def check_before_act(graph: GraphDriver, space: str, subjects: Sequence[str],
-                     max_age: timedelta | float | None, window: int, now: datetime
+                     max_age: timedelta | float | None, window: int, now: datetime,
+                     as_of: datetime | None = None, valid_at: datetime | None = None
                      ) -> ActCheck:
-    """Subjects must already be canonical (the caller folds them onto declared slots)."""
+    """Subjects must already be canonical (the caller folds them onto declared slots).
+    With `as_of` the check is made as it would have been then (memory as it stood, `now`
+    being that instant); with `valid_at` only facts true in the world then count."""
     if not subjects:
         raise InvalidInput("check_before_act needs at least one subject")
     age = _max_age(max_age)
     by_subject: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in graph.read("recall/check_subjects", space=space, subjects=list(subjects)):
+    for row in graph.read("recall/check_subjects", space=space, subjects=list(subjects),
+                          as_of=as_of, valid_at=valid_at):
         by_subject[row["fact"]["subject"]].append(row["fact"])
     reasons: list[str] = []
     facts: list[Fact] = []
     for subject in dict.fromkeys(subjects):
-        found, active = _reasons(subject, by_subject.get(subject, []), age, window, now)
+        found, active = _reasons(subject, by_subject.get(subject, []), age, window,
+                                 as_of or now, as_of)
         reasons += found
         facts += active
     return ActCheck(not reasons, tuple(reasons), tuple(facts))

@@ -39,6 +39,7 @@ class RecallRequest:
     as_of: datetime | None = None
     critical_categories: tuple[str, ...] = ()
     strategy: Strategy = FUSED
+    valid_at: datetime | None = None
 
 
 @dataclass(frozen=True)
@@ -62,9 +63,9 @@ def check_question(question: str) -> str:
     return question.strip()
 
 
-def _as_of(at: datetime | None) -> datetime | None:
+def _as_of(at: datetime | None, name: str = "as_of") -> datetime | None:
     if at is not None and at.tzinfo is None:
-        raise InvalidInput("as_of must carry a timezone (e.g. 2026-03-01T00:00:00+00:00)")
+        raise InvalidInput(f"{name} must carry a timezone (e.g. 2026-03-01T00:00:00+00:00)")
     return at
 
 
@@ -114,12 +115,13 @@ def recall(ranker: Ranker, llm: LLM | None, space: str, req: RecallRequest, cont
            budget: int) -> Recall:
     """Retrieve, find open conflicts, and (with a model, when there are facts) answer once."""
     question = check_question(req.question)
-    pool = pool_for(req.include_history, _as_of(req.as_of))
+    pool = pool_for(req.include_history, _as_of(req.as_of), _as_of(req.valid_at, "valid_at"))
 
     def read(bound: Ranker) -> tuple[Retrieved, tuple[OpenConflict, ...]]:
         got = retrieve(bound, space, question, pool, req.strategy, context,
                        req.critical_categories, budget)
-        return got, open_conflicts(bound, space, got.ids) if pool.at is None else ()
+        current = pool.at is None and pool.valid_at is None
+        return got, open_conflicts(bound, space, got.ids) if current else ()
 
     got, conflicts = ranker.within(read)  # one read transaction; the model call after it
     answer = None

@@ -60,17 +60,23 @@ STRATEGIES: dict[str, Strategy] = {s.name: s for s in (FUSED, VECTOR, LEXICAL)}
 @dataclass(frozen=True)
 class Pool:
     """Which facts may be retrieved: the given statuses now, or (with `at`) what memory held
-    at that instant; `history` adds the retired facts recorded by then."""
+    at that instant; `history` adds the retired facts recorded by then; `valid_at` keeps
+    only what memory held (or archived) that was true in the world at that instant."""
 
     statuses: tuple[str, ...] = HOT_STATUSES
     at: datetime | None = None
     history: bool = False
+    valid_at: datetime | None = None
 
     def params(self) -> dict[str, Any]:
-        return {"statuses": list(self.statuses), "at": self.at, "history": self.history}
+        return {"statuses": list(self.statuses), "at": self.at, "history": self.history,
+                "valid_at": self.valid_at}
 
 
-def pool_for(include_history: bool = False, as_of: datetime | None = None) -> Pool:
+def pool_for(include_history: bool = False, as_of: datetime | None = None,
+             valid_at: datetime | None = None) -> Pool:
+    if valid_at is not None:  # what was true then, superseded since or not
+        return Pool(ALL_STATUSES, as_of, True, valid_at)
     if as_of is not None:
         return Pool(ALL_STATUSES, as_of, include_history)
     return Pool(ALL_STATUSES if include_history else HOT_STATUSES, None, include_history)
@@ -230,7 +236,8 @@ class Ranker:
 
     def _vector(self, space: str, vector: list[float], pool: Pool, strategy: Strategy
                 ) -> Scored:
-        if pool.at is None and set(pool.statuses) <= set(HOT_STATUSES):
+        if (pool.at is None and pool.valid_at is None
+                and set(pool.statuses) <= set(HOT_STATUSES)):
             found = self._in_memory(space, vector, pool, strategy.depth)
             if found is not None:
                 return found

@@ -40,7 +40,7 @@ def new_fact(p: Proposal, d: Decision, info: WriteInfo) -> Fact:
     return Fact(
         id=d.fact_id, space=info.space, subject=d.subject, value=d.value, scope=d.scope,
         kind=d.kind, time_ref=p.time_ref, status=d.status, confidence=p.confidence,
-        source=info.source, source_ref=info.source_ref, raw=p.raw or info.text,
+        source=info.source, source_ref=p.source_ref or info.source_ref, raw=p.raw or info.text,
         metadata=_metadata(p, d, info), category=d.category, head=p.head,
         relation=p.relation, tail=p.tail, cardinality=d.cardinality,
         proposed_action=d.proposed_action,
@@ -52,8 +52,9 @@ def new_fact(p: Proposal, d: Decision, info: WriteInfo) -> Fact:
 
 
 def _metadata(p: Proposal, d: Decision, info: WriteInfo) -> dict[str, Any]:
-    """The caller's metadata, the fact's kind, the extractor's reason and the gate's note."""
-    metadata = dict(info.metadata)
+    """The call's metadata with the fact's own over it, the fact's kind, the extractor's
+    reason and the gate's note."""
+    metadata = {**info.metadata, **p.metadata}
     metadata["kind"] = d.kind.value
     if p.reason:
         metadata["reason"] = p.reason

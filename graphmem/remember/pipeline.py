@@ -132,7 +132,7 @@ def _outbox_entry(outbox: Outbox, info: WriteInfo, batch: Batch, results: list[R
     payload: dict[str, Any] = {
         "source": info.source,
         "results": [{"action": r.action.value, "subject": r.subject, "value": r.value,
-                     "fact_id": r.fact_id} for r in results],
+                     "fact_id": r.fact_id, "message": r.message} for r in results],
         "facts": batch.facts, "supersedes": batch.supersedes, "retracts": batch.retracts,
         "refines": batch.refines, "conflicts": batch.conflicts,
     }

@@ -7,6 +7,7 @@ field is named in the error instead of failing somewhere deep in a query.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from datetime import UTC, datetime
 from enum import StrEnum
@@ -27,10 +28,11 @@ from graphmem.slots import SlotSchema, normalise_subject
 
 MAX_VALUE_LENGTH = 200_000
 MAX_TEXT_LENGTH = 1_000_000
+MAX_METADATA = 100_000
 _FIELDS = frozenset({
     "subject", "value", "scope", "kind", "time_ref", "action", "confidence", "head",
     "relation", "tail", "head_type", "tail_type", "cardinality", "reason", "target_id",
-    "category", "valid_from", "valid_to", "raw",
+    "category", "valid_from", "valid_to", "raw", "source_ref", "metadata",
 })
 
 E = TypeVar("E", bound=StrEnum)
@@ -121,7 +123,25 @@ def parse_proposal(raw: Mapping[str, Any], schema: SlotSchema) -> Proposal:
         valid_from=_when(raw.get("valid_from"), "valid_from"),
         valid_to=_when(raw.get("valid_to"), "valid_to"),
         raw=_text(raw.get("raw"), "raw", MAX_TEXT_LENGTH) or "",
+        source_ref=_text(raw.get("source_ref"), "source_ref", 2000) or "",
+        metadata=_metadata(raw.get("metadata")),
     )
+
+
+def _metadata(raw: Any) -> dict[str, Any]:
+    """A fact's own metadata: a JSON object, merged over the call's."""
+    if raw is None:
+        return {}
+    if not isinstance(raw, Mapping):
+        raise InvalidInput(f"fact field 'metadata' must be an object, got {type(raw).__name__}")
+    try:
+        size = len(json.dumps(raw, default=str))
+    except (TypeError, ValueError):
+        raise InvalidInput("fact field 'metadata' must be plain JSON") from None
+    if size > MAX_METADATA:
+        raise InvalidInput(f"fact field 'metadata' is {size} characters of JSON; the limit is"
+                           f" {MAX_METADATA}")
+    return {str(k): v for k, v in raw.items()}
 
 
 def _cardinality(raw: Any, spec: SlotSpec | None) -> Cardinality | None:

@@ -68,7 +68,8 @@ def settle(tx: ManagedTransaction, outbox: Outbox, req: Settlement) -> Result:
     close = approve.closing(req.mode, conflict.id, req.fact_id, req.note, req.by)
     run(tx, "conflicts/close", space=space, now=now, **close)
     outbox.record(tx, "settle", {"batches": [batch_payload(b) for b in batches],
-                                 "close": close}, now)
+                                 "close": close, "kind": conflict.kind.value,
+                                 "mode": req.mode}, now)
     return _primary(results, winner, conflict)
 
 

@@ -92,7 +92,12 @@ class Batch:
         if not self.conflicts:
             return {}
         rows = run(tx, "remember/open_conflicts", rows=self.conflicts, space=space, now=now)
-        return {fact_id: r["conflict_id"] for r in rows for fact_id in r["flagged"]}
+        found = {fact_id: r["conflict_id"] for r in rows for fact_id in r["flagged"]}
+        joined = {row["id"]: found[row["flagged"][0]] for row in self.conflicts
+                  if found.get(row["flagged"][0], row["id"]) != row["id"]}
+        if joined and outbox is not None:
+            outbox.relabel(tx, joined)
+        return found
 
 
 _STAMPS = ("recorded_at", "held_from", "valid_from", "valid_to", "retired_at")

@@ -13,12 +13,13 @@ from graphmem.auth import CAPABILITIES
 from graphmem.errors import AccessDenied, InvalidInput
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.outbox import Outbox
+from graphmem.graph.paging import Window
 from graphmem.mirror.audit import AuditCall
 from graphmem.model import Policy, Space
 from graphmem.recall.retrieve import Ranker
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings
-from graphmem.slots import SlotSchema
+from graphmem.slots import SlotSchema, normalise_subject
 
 T = TypeVar("T")
 P = ParamSpec("P")
@@ -73,8 +74,23 @@ class SpaceContext:
         except ValueError as e:
             raise InvalidInput(str(e)) from None
 
+    def scope(self, scope: str | None) -> str | None:
+        """A scope as facts store it (normalised like a subject)."""
+        if scope is None:
+            return None
+        try:
+            return normalise_subject(scope)
+        except ValueError as e:
+            raise InvalidInput(str(e)) from None
+
     def subjects(self, subjects: Iterable[str]) -> list[str]:
         return [self.subject(s) or "" for s in subjects]
+
+    def window(self, kind: str, first: int | None = None, after: str | None = None,
+               last: int | None = None, before: str | None = None,
+               count: bool = True) -> Window:
+        """A page asked for, checked against GRAPHMEM_API_MAX_PAGE before any read."""
+        return Window.of(kind, first, after, last, before, self.settings.api_max_page, count)
 
     def ranked(self) -> Ranker:
         """The Ranker, once this process's writes to the space have their vectors."""

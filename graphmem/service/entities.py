@@ -3,14 +3,17 @@ and the projection's maintenance."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from graphmem.graph import entities, entity_reads, projection
+from graphmem.graph import entities, entity_listings, entity_reads, projection, timelines
 from graphmem.graph.entities import Entity, SweepResult, Vocabulary
-from graphmem.graph.reads import History, aware
+from graphmem.graph.entity_listings import EntityFilter
+from graphmem.graph.paging import Page, Window
+from graphmem.graph.reads import History, HistoryEntry, aware
 from graphmem.mirror.audit import AuditCall
+from graphmem.model import NOW, When
 from graphmem.recall import related, related_answer
 from graphmem.service.context import SpaceContext, now
 
@@ -53,9 +56,29 @@ class EntityGraph:
             return replace(found, answer=related_answer.answer(llm, question, found))
         return found
 
-    def vocabulary(self, limit: int = 200) -> Vocabulary:
+    def vocabulary(self, limit: int = 200, when: When = NOW) -> Vocabulary:
         self.ctx.require("read")
-        return entities.vocabulary(self.ctx.graph, self.ctx.key, limit)
+        return entities.vocabulary(self.ctx.graph, self.ctx.key, limit, when)
+
+    # ---- paged reads ------------------------------------------------------------------------
+    def entities_page(self, where: EntityFilter, when: When, window: Window) -> Page[Entity]:
+        self.ctx.require("read")
+        return entity_listings.entity_page(self.ctx.graph, self.ctx.key, where, when, window)
+
+    def entity_history_page(self, type: str, name: str, attribute: str, scope: str | None,
+                            when: When, window: Window) -> Page[HistoryEntry]:
+        self.ctx.require("read")
+        found = entities.get(self.ctx.graph, self.ctx.key, type, name)
+        return timelines.entity_history_page(self.ctx.graph, self.ctx.key, found.key,
+                                             attribute, scope, when, window)
+
+    def entity_by_key(self, key: str) -> Entity:
+        self.ctx.require("read")
+        return entities.by_key(self.ctx.graph, self.ctx.key, key)
+
+    def aliases(self, keys: Iterable[str]) -> dict[str, tuple[str, ...]]:
+        self.ctx.require("read")
+        return entity_listings.aliases(self.ctx.graph, self.ctx.key, list(keys))
 
     def rebuild_projection(self, call: AuditCall) -> projection.RebuildResult:
         self.ctx.require("admin")

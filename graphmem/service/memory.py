@@ -17,11 +17,15 @@ from graphmem.errors import InvalidInput
 from graphmem.graph import entity_reads, projection, reads
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.entities import Entity, SweepResult, Vocabulary
+from graphmem.graph.entity_listings import EntityFilter
 from graphmem.graph.fsck import Report
+from graphmem.graph.listings import ConflictFilter, FactFilter
+from graphmem.graph.paging import Page, Window
+from graphmem.graph.stats import SpaceInfo, SpaceStats
 from graphmem.lifecycle import fsck
 from graphmem.mirror import audit, receipts
 from graphmem.mirror.audit import AuditCall
-from graphmem.model import Conflict, Fact, Policy, Result, Space
+from graphmem.model import NOW, Conflict, Fact, Policy, Result, Space, When
 from graphmem.recall import related
 from graphmem.recall.answer import Recall
 from graphmem.recall.check import ActCheck
@@ -118,10 +122,12 @@ class GraphMem:
             call, facts, text, source, metadata))
 
     def remember(self, text: str, source: str = "",
-                 metadata: Mapping[str, Any] | None = None) -> list[Result]:
-        """Prefilter, one extraction call, then reconcile the facts (as remember_facts)."""
+                 metadata: Mapping[str, Any] | None = None,
+                 source_ref: str = "") -> list[Result]:
+        """Prefilter, one extraction call, then reconcile the facts (as remember_facts);
+        `source_ref` says where the text came from (a permalink, a message id)."""
         return self._run("remember", lambda call: self._writes.remember(
-            call, text, source, metadata))
+            call, text, source, metadata, source_ref))
 
     def forget(self, text: str, source: str = "") -> list[Result]:
         """One extraction with every action forced to RETRACT; no prefilter."""
@@ -150,16 +156,21 @@ class GraphMem:
     # ---- reads -----------------------------------------------------------------------------
     def recall(self, question: str, explain: bool = False, include_history: bool = False,
                as_of: datetime | None = None,
-               critical_categories: Iterable[str] | None = None) -> Recall:
-        """The facts for the question (ranked when the space is large), one answer call."""
+               critical_categories: Iterable[str] | None = None,
+               valid_at: datetime | None = None) -> Recall:
+        """The facts for the question (ranked when the space is large), one answer call;
+        `as_of` and `valid_at` answer from memory as it stood, or what was true, then."""
         return self._run("recall", lambda call: self._reads.recall(
-            question, explain, include_history, as_of, critical_categories))
+            question, explain, include_history, as_of, critical_categories, valid_at))
 
     def check_before_act(self, subjects: Iterable[str],
-                         max_age: timedelta | float | None = None) -> ActCheck:
-        """Refuses, with reasons, when a fact the action depends on is not safe to use."""
-        return self._run("check_before_act",
-                         lambda call: self._reads.check_before_act(subjects, max_age))
+                         max_age: timedelta | float | None = None,
+                         as_of: datetime | None = None,
+                         valid_at: datetime | None = None) -> ActCheck:
+        """Refuses, with reasons, when a fact the action depends on is not safe to use (as
+        it would have at `as_of`; only facts true at `valid_at` when given)."""
+        return self._run("check_before_act", lambda call: self._reads.check_before_act(
+            subjects, max_age, When(as_of=as_of, valid_at=valid_at)))
 
     def active(self, subject: str | None = None, as_of: datetime | None = None,
                valid_at: datetime | None = None) -> list[Fact]:
@@ -172,8 +183,9 @@ class GraphMem:
         """Confirm-gate proposals waiting for someone with the approve capability."""
         return self._run("pending", lambda call: self._reads.pending())
 
-    def fact(self, fact_id: str) -> Fact:
-        return self._run("fact", lambda call: self._reads.fact(fact_id))
+    def fact(self, fact_id: str, as_of: datetime | None = None) -> Fact:
+        """One fact by id (as memory held it at `as_of`, when given)."""
+        return self._run("fact", lambda call: self._reads.fact(fact_id, as_of))
 
     def history(self, subject: str, scope: str | None = None,
                 as_of: datetime | None = None) -> reads.History:
@@ -184,6 +196,75 @@ class GraphMem:
 
     def conflicts(self, status: str | None = "open") -> list[Conflict]:
         return self._run("conflicts", lambda call: self._reads.conflicts(status))
+
+    # ---- paged reads: keyset pages in Cypher, counts by aggregation -------------------------
+    def list_facts(self, where: FactFilter | None = None, when: When = NOW, *,
+                   first: int | None = None, after: str | None = None, last: int | None = None,
+                   before: str | None = None, count: bool = True) -> Page[Fact]:
+        """Facts of any status, filtered, at any point of either clock, a page at a time
+        (`first`/`after` forwards, `last`/`before` backwards, cursors from a page)."""
+        return self._run("list_facts", lambda call: self._reads.facts_page(
+            where or FactFilter(), when, self._window("fact", first, after, last, before,
+                                                      count)))
+
+    def pending_changes(self, when: When = NOW, *, first: int | None = None,
+                        after: str | None = None, last: int | None = None,
+                        before: str | None = None, count: bool = True) -> Page[Fact]:
+        """Confirm-gate proposals waiting for someone with the approve capability."""
+        return self._run("pending_changes", lambda call: self._reads.pending_page(
+            when, self._window("fact", first, after, last, before, count)))
+
+    def history_page(self, subject: str, scope: str | None = None, when: When = NOW, *,
+                     first: int | None = None, after: str | None = None,
+                     last: int | None = None, before: str | None = None,
+                     count: bool = True) -> Page[reads.HistoryEntry]:
+        """A page of a subject's timeline, oldest → newest (`last` reads it backwards)."""
+        return self._run("history_page", lambda call: self._reads.history_page(
+            subject, scope, when, self._window("entry", first, after, last, before, count)))
+
+    def list_conflicts(self, where: ConflictFilter | None = None, when: When = NOW, *,
+                       first: int | None = None, after: str | None = None,
+                       last: int | None = None, before: str | None = None,
+                       count: bool = True) -> Page[Conflict]:
+        return self._run("list_conflicts", lambda call: self._reads.conflicts_page(
+            where or ConflictFilter(), when, self._window("conflict", first, after, last,
+                                                          before, count)))
+
+    def conflict(self, conflict_id: str) -> Conflict:
+        return self._run("conflict", lambda call: self._reads.conflict(conflict_id))
+
+    def facts_by_id(self, ids: Iterable[str], as_of: datetime | None = None
+                    ) -> dict[str, Fact]:
+        """Facts by id in one read (as they stood at `as_of`); unknown ids are absent."""
+        return self._run("facts_by_id", lambda call: self._reads.facts_by_id(ids, as_of))
+
+    def superseded_by(self, ids: Iterable[str], as_of: datetime | None = None
+                      ) -> dict[str, Fact]:
+        """For each fact id, the fact that superseded (or the tombstone that retracted) it."""
+        return self._run("superseded_by", lambda call: self._reads.superseded_by(ids, as_of))
+
+    def stats(self, when: When = NOW) -> SpaceStats:
+        """Counts of the space's facts by status, open conflicts, pending proposals and
+        entities, by aggregation."""
+        return self._run("stats", lambda call: self._reads.stats(when))
+
+    def spaces(self, *, first: int | None = None, after: str | None = None,
+               last: int | None = None, before: str | None = None,
+               count: bool = True) -> Page[SpaceInfo]:
+        """The spaces of this space's tenant that something wrote to."""
+        return self._run("spaces", lambda call: self._reads.spaces_page(
+            self._window("space", first, after, last, before, count)))
+
+    def space_info(self) -> SpaceInfo:
+        """This space, when something wrote to it (NotFound otherwise)."""
+        return self._run("space_info", lambda call: self._reads.space_info())
+
+    def spaces_stats(self, keys: Iterable[str], when: When = NOW) -> dict[str, SpaceStats]:
+        return self._run("spaces_stats", lambda call: self._reads.spaces_stats(keys, when))
+
+    def _window(self, kind: str, first: int | None, after: str | None, last: int | None,
+                before: str | None, count: bool) -> Window:
+        return self._ctx.window(kind, first, after, last, before, count)
 
     # ---- approvals and conflicts -------------------------------------------------------------
     def confirm(self, fact_id: str) -> Result:
@@ -240,9 +321,34 @@ class GraphMem:
         return self._run("recall_related", lambda call: self._graph.recall_related(
             question, entities, hops, as_of, valid_at, limit, answer))
 
-    def graph_vocabulary(self, limit: int = 200) -> Vocabulary:
+    def graph_vocabulary(self, limit: int = 200, when: When = NOW) -> Vocabulary:
         """Known entity names and relation labels, for the extraction prompt."""
-        return self._run("graph_vocabulary", lambda call: self._graph.vocabulary(limit))
+        return self._run("graph_vocabulary", lambda call: self._graph.vocabulary(limit, when))
+
+    def list_entities(self, where: EntityFilter | None = None, when: When = NOW, *,
+                      first: int | None = None, after: str | None = None,
+                      last: int | None = None, before: str | None = None,
+                      count: bool = True) -> Page[Entity]:
+        """Entities by type or by a part of a name they go by, a page at a time."""
+        return self._run("list_entities", lambda call: self._graph.entities_page(
+            where or EntityFilter(), when, self._window("entity", first, after, last, before,
+                                                        count)))
+
+    def entity_history_page(self, type: str, name: str, attribute: str,
+                            scope: str | None = None, when: When = NOW, *,
+                            first: int | None = None, after: str | None = None,
+                            last: int | None = None, before: str | None = None,
+                            count: bool = True) -> Page[reads.HistoryEntry]:
+        return self._run("entity_history_page", lambda call: self._graph.entity_history_page(
+            type, name, attribute, scope, when,
+            self._window("entry", first, after, last, before, count)))
+
+    def entity_by_key(self, key: str) -> Entity:
+        return self._run("entity_by_key", lambda call: self._graph.entity_by_key(key))
+
+    def entity_aliases(self, keys: Iterable[str]) -> dict[str, tuple[str, ...]]:
+        """For each entity key, the spellings facts used for it other than its name."""
+        return self._run("entity_aliases", lambda call: self._graph.aliases(keys))
 
     def rebuild_projection(self) -> projection.RebuildResult:
         return self._run("rebuild_projection",
@@ -275,6 +381,16 @@ class GraphMem:
         """This tenant's audit rows, newest first."""
         return self._run("audit_log",
                          lambda call: self._records.audit_log(limit, before, operation))
+
+    def audit_page(self, *, first: int | None = None, after: str | None = None,
+                   operation: str | None = None, count: bool = True
+                   ) -> Page[audit.AuditRow]:
+        """This tenant's audit rows newest first, a page at a time."""
+        return self._run("audit_page", lambda call: self._records.audit_page(
+            self._window("audit", first, after, None, None, count), operation))
+
+    def audit_entry(self, seq: int) -> audit.AuditRow:
+        return self._run("audit_entry", lambda call: self._records.audit_entry(seq))
 
     def record_decision(self, action: str, subjects: Iterable[str]) -> dict[str, Any]:
         """Snapshot the exact ACTIVE facts of the subjects an action relied on; returns the

@@ -14,6 +14,8 @@ from prometheus_client.core import CounterMetricFamily, Metric
 from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 
+from graphmem.graph.statements import EXECUTIONS
+
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 ROUTES = frozenset({"/graphql", "/healthz", "/readyz", "/metrics"})
 
@@ -37,6 +39,7 @@ class Metrics:
                               registry=r)
         self.models = ModelCalls(dict)
         r.register(self.models)
+        r.register(StatementCalls())
         self.subscriptions = Gauge("graphmem_subscriptions_active", "Open GraphQL"
                                    " subscriptions", registry=r)
         self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
@@ -95,3 +98,22 @@ class ModelCalls(Collector):
             if isinstance(calls, int | float):  # a client without a counter is not reported
                 family.add_metric([kind], float(calls))
         return [family]
+
+
+class StatementCalls(Collector):
+    """`graphmem_cypher_statements_total{statement}`: named Cypher statements this process
+    ran (every runner fetches the text from the registry, which counts it)."""
+
+    def describe(self) -> Iterable[Metric]:
+        return [self._family()]
+
+    def collect(self) -> Iterable[Metric]:
+        family = self._family()
+        for name, runs in sorted(EXECUTIONS.snapshot().items()):
+            family.add_metric([name], float(runs))
+        return [family]
+
+    @staticmethod
+    def _family() -> CounterMetricFamily:
+        return CounterMetricFamily("graphmem_cypher_statements", "Named Cypher statements run"
+                                   " by this process", labels=["statement"])

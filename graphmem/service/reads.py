@@ -4,11 +4,15 @@ check before an action."""
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
-from graphmem.graph import reads
-from graphmem.model import Conflict, ConflictKind, Fact, Status
+from graphmem.errors import InvalidInput, NotFound
+from graphmem.graph import listings, reads, timelines
+from graphmem.graph.listings import ConflictFilter, FactFilter
+from graphmem.graph.paging import Page, Window
+from graphmem.graph.stats import SpaceInfo, SpaceStats, space_info, space_page, stats
+from graphmem.model import NOW, Conflict, ConflictKind, Fact, Status, When
 from graphmem.recall.answer import Recall
 from graphmem.recall.check import ActCheck, check_before_act
 from graphmem.recall.pipeline import RecallRequest, recall
@@ -57,9 +61,14 @@ class Reads:
                        for fid in c.fact_ids}
         return [f for f in self.flagged() if f.id in pending_ids]
 
-    def fact(self, fact_id: str) -> Fact:
+    def fact(self, fact_id: str, as_of: datetime | None = None) -> Fact:
         self.ctx.require("read")
-        return reads.get(self.ctx.graph, self.ctx.key, fact_id)[0]
+        if as_of is None:
+            return reads.get(self.ctx.graph, self.ctx.key, fact_id)[0]
+        found = self.facts_by_id([fact_id], as_of)
+        if fact_id not in found:
+            raise NotFound(f"no fact {fact_id!r} in this space at {as_of.isoformat()}")
+        return found[fact_id]
 
     def history(self, subject: str, scope: str | None = None,
                 as_of: datetime | None = None) -> reads.History:
@@ -81,17 +90,98 @@ class Reads:
 
     def recall(self, question: str, explain: bool = False, include_history: bool = False,
                as_of: datetime | None = None,
-               critical_categories: Iterable[str] | None = None) -> Recall:
+               critical_categories: Iterable[str] | None = None,
+               valid_at: datetime | None = None) -> Recall:
         self.ctx.require("read")
         settings = self.ctx.settings
         categories = tuple(dict.fromkeys([*settings.critical_categories,
                                           *(critical_categories or ())]))
-        req = RecallRequest(question, explain, include_history, as_of, categories)
+        req = RecallRequest(question, explain, include_history, as_of, categories,
+                            valid_at=valid_at)
         return recall(self.ctx.ranked(), self.ctx.runtime.llm, self.ctx.key, req,
                       settings.recall_context, settings.critical_budget)
 
     def check_before_act(self, subjects: Iterable[str],
-                         max_age: timedelta | float | None = None) -> ActCheck:
+                         max_age: timedelta | float | None = None,
+                         when: When = NOW) -> ActCheck:
         self.ctx.require("read")
         return check_before_act(self.ctx.graph, self.ctx.key, self.ctx.subjects(subjects),
-                                max_age, self.ctx.settings.change_window_seconds, now())
+                                max_age, self.ctx.settings.change_window_seconds, now(),
+                                when.as_of, when.valid_at)
+
+    # ---- paged reads (keyset in Cypher, counts by aggregation) -------------------------
+    def _fact_filter(self, where: FactFilter) -> FactFilter:
+        """The filter with the subject on its declared slot and the scope normalised."""
+        return replace(where, subject=self.ctx.subject(where.subject),
+                       scope=self.ctx.scope(where.scope))
+
+    def facts_page(self, where: FactFilter, when: When, window: Window) -> Page[Fact]:
+        self.ctx.require("read")
+        return listings.fact_page(self.ctx.graph, self.ctx.key, self._fact_filter(where), when,
+                                  window)
+
+    def pending_page(self, when: When, window: Window) -> Page[Fact]:
+        """Confirm-gate proposals waiting (then) for someone with the approve capability."""
+        where = FactFilter(statuses=(Status.FLAGGED_CONFLICT,), pending=True)
+        return self.facts_page(where, when, window)
+
+    def history_page(self, subject: str, scope: str | None, when: When,
+                     window: Window) -> Page[reads.HistoryEntry]:
+        self.ctx.require("read")
+        return timelines.history_page(self.ctx.graph, self.ctx.key,
+                                      self.ctx.subject(subject) or "", scope, when, window)
+
+    def conflicts_page(self, where: ConflictFilter, when: When,
+                       window: Window) -> Page[Conflict]:
+        self.ctx.require("read")
+        where = replace(where, subject=self.ctx.subject(where.subject),
+                        scope=self.ctx.scope(where.scope))
+        return listings.conflict_page(self.ctx.graph, self.ctx.key, where, when, window)
+
+    def conflict(self, conflict_id: str) -> Conflict:
+        self.ctx.require("read")
+        return reads.conflict(self.ctx.graph, self.ctx.key, conflict_id)[0]
+
+    def facts_by_id(self, ids: Iterable[str], as_of: datetime | None = None
+                    ) -> dict[str, Fact]:
+        self.ctx.require("read")
+        return listings.by_ids(self.ctx.graph, self.ctx.key, list(ids),
+                               When(as_of=as_of).as_of)
+
+    def superseded_by(self, ids: Iterable[str], as_of: datetime | None = None
+                      ) -> dict[str, Fact]:
+        self.ctx.require("read")
+        return listings.superseded_by(self.ctx.graph, self.ctx.key, list(ids),
+                                      When(as_of=as_of).as_of)
+
+    def stats(self, when: When = NOW) -> SpaceStats:
+        self.ctx.require("read")
+        found = stats(self.ctx.graph, [self.ctx.key], when)
+        return found.get(self.ctx.key) or SpaceStats(self.ctx.key)
+
+    # ---- the tenant's spaces --------------------------------------------------------------
+    def spaces_page(self, window: Window) -> Page[SpaceInfo]:
+        """The spaces of this space's tenant that something wrote to, in key order."""
+        self.ctx.require("read")
+        return space_page(self.ctx.graph, self._tenant_prefix(), window)
+
+    def spaces_stats(self, keys: Iterable[str], when: When = NOW) -> dict[str, SpaceStats]:
+        """Counts of several spaces of this tenant in one statement."""
+        self.ctx.require("read")
+        wanted = list(dict.fromkeys(keys))
+        prefix = self._tenant_prefix()
+        outside = [k for k in wanted if not k.startswith(prefix)]
+        if outside:
+            raise InvalidInput(f"space {outside[0]!r} is not in tenant {self.ctx.space.tenant!r}")
+        found = stats(self.ctx.graph, wanted, when)
+        return {k: found.get(k) or SpaceStats(k) for k in wanted}
+
+    def space_info(self) -> SpaceInfo:
+        self.ctx.require("read")
+        found = space_info(self.ctx.graph, self.ctx.key)
+        if found is None:
+            raise NotFound(f"no space {self.ctx.key!r}: nothing was written to it")
+        return found
+
+    def _tenant_prefix(self) -> str:
+        return f"{self.ctx.space.tenant}/"

@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from graphmem.errors import InvalidInput
+from graphmem.errors import InvalidInput, NotFound
 from graphmem.graph import reads
-from graphmem.mirror import audit, receipts
+from graphmem.graph.paging import Page, Window
+from graphmem.mirror import audit, listings, receipts
 from graphmem.mirror.keys import public_pem
 from graphmem.model import Fact
 from graphmem.service.context import SpaceContext
@@ -34,6 +35,27 @@ class Records:
         self.ctx.runtime.mirror.flush()
         return audit.listing(self.ctx.runtime.store, self.ctx.space.tenant, limit, before,
                              operation)
+
+    def audit_page(self, window: Window, operation: str | None = None) -> Page[audit.AuditRow]:
+        """This tenant's rows newest first, a page after the cursor's row (by sequence
+        number: rows only ever append, so pages never shift)."""
+        self.ctx.require("verify")
+        if window.backward or window.before is not None:
+            raise InvalidInput("the audit log reads newest first: page with first and after")
+        self.ctx.runtime.mirror.flush()
+        store, tenant = self.ctx.runtime.store, self.ctx.space.tenant
+        before = None if window.after is None else int(window.after[0])
+        rows = audit.listing(store, tenant, window.size + 1, before, operation)
+        total = listings.audit_count(store, tenant, operation) if window.count else None
+        return window.page(rows, lambda r: (r.seq,), total)
+
+    def audit_entry(self, seq: int) -> audit.AuditRow:
+        self.ctx.require("verify")
+        self.ctx.runtime.mirror.flush()
+        found = listings.audit_row(self.ctx.runtime.store, self.ctx.space.tenant, seq)
+        if found is None:
+            raise NotFound(f"no audit row {seq} in this tenant")
+        return found
 
     # ---- decisions and receipts ---------------------------------------------------------
     def _active_of(self, subjects: Iterable[str] | None) -> tuple[list[str], list[Fact]]:

@@ -99,7 +99,8 @@ class Writes:
                        f"Stored: [DEDUP] {r['subject']} = {r['value']}") for r in rows]
 
     def remember(self, call: AuditCall, text: str, source: str = "",
-                 metadata: Mapping[str, Any] | None = None) -> list[Result]:
+                 metadata: Mapping[str, Any] | None = None,
+                 source_ref: str = "") -> list[Result]:
         self.ctx.require("write")
         text = check_text(text)
         hit = self.prefilter(text)
@@ -108,7 +109,8 @@ class Writes:
         facts = self._extract(text, forget=False)
         if not facts:
             return [Result(Action.SKIP, "", "", None, NO_FACTS)]
-        return self.remember_facts(call, facts, text=text, source=source, metadata=metadata)
+        return self.remember_facts(call, facts, text=text, source=source, metadata=metadata,
+                                   source_ref=source_ref)
 
     def forget(self, call: AuditCall, text: str, source: str = "") -> list[Result]:
         self.ctx.require("write")

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from graphmem.mirror import audit
+from graphmem.schema.relay import global_id
 
 from support.api_support import Api, codes, new_tenant
 
@@ -62,27 +63,44 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "createEntity": ("write", 'mutation($s: String!) { createEntity(space: $s, type: "person",'
                               ' name: "Ann") { key } }'),
     "recordDecision": ("write", 'mutation($s: String!) { recordDecision(space: $s,'
-                                ' action: "deploy", subjects: ["state"]) }'),
-    "delete": ("delete", 'mutation($s: String!) { delete(space: $s, subject: "state") }'),
-    "deleteAll": ("delete", "mutation($s: String!) { deleteAll(space: $s) }"),
-    "purge": ("delete", "mutation($s: String!) { purge(space: $s, retentionDays: 30) }"),
+                                ' action: "deploy", subjects: ["state"]) { decisionId } }'),
+    "delete": ("delete", 'mutation($s: String!) { delete(space: $s, subject: "state")'
+                         " { receiptId } }"),
+    "deleteAll": ("delete", "mutation($s: String!) { deleteAll(space: $s) { receiptId } }"),
+    "purge": ("delete", "mutation($s: String!) { purge(space: $s, retentionDays: 30)"
+                        " { receiptId } }"),
     "auditLog": ("verify", "query { auditLog(limit: 5) { seq operation outcome } }"),
     "verifyAudit": ("verify", "query { verifyAudit { ok rows } }"),
     "setReconcilePolicy": ("admin", "mutation($s: String!) { setReconcilePolicy(space: $s,"
                                     " mode: RECENCY) { message } }"),
     "setRetention": ("admin", "mutation($s: String!) { setRetention(space: $s, days: 30)"
                               " { message } }"),
-    "attest": ("read", 'mutation($s: String!) { attest(space: $s, subjects: ["state"]) }'),
+    "attest": ("read", 'mutation($s: String!) { attest(space: $s, subjects: ["state"])'
+                       " { receiptId } }"),
     "exportPublicKey": ("read", "query { exportPublicKey }"),
-    "receipt": ("read", 'query { receipt(id: "missing") }'),
+    "receipt": ("read", 'query { receipt(id: "missing") { receiptId } }'),
     "verifyReceipt": ("verify", "query { verifyReceipt(receipt: {}) { ok reason } }"),
     # $s names a user (eraseUser) or a tenant (eraseTenant) rather than a space
-    "eraseUser": ("delete", "mutation($s: String!) { eraseUser(user: $s) }"),
-    "eraseTenant": ("delete", "mutation($s: String!) { eraseTenant(tenant: $s) }"),
+    "eraseUser": ("delete", "mutation($s: String!) { eraseUser(user: $s) { receiptId } }"),
+    "eraseTenant": ("delete", "mutation($s: String!) { eraseTenant(tenant: $s)"
+                              " { receiptId } }"),
+    "searchEntities": ("read", 'query($s: String!) { searchEntities(space: $s, query: "an")'
+                               " { totalCount } }"),
+    "entityHistory": ("read", 'query($s: String!) { entityHistory(space: $s, type: "person",'
+                              ' name: "Ann", attribute: "role") { totalCount } }'),
+    "vocabulary": ("read", "query($s: String!) { vocabulary(space: $s) { relations } }"),
+    "fsck": ("admin", "query($s: String!) { fsck(space: $s) { space } }"),
+    "spaces": ("read", "query { spaces { totalCount } }"),
+    "auditEntries": ("verify", "query { auditEntries(first: 5) { totalCount } }"),
+    # $s is a global id naming a fact of the space (see `variables`)
+    "node": ("read", "query($s: ID!) { node(id: $s) { id } }"),
+    "nodes": ("read", "query($s: ID!) { nodes(ids: [$s]) { id } }"),
 }
 # no space argument: the caller's tenant
-TENANT_WIDE = {"auditLog", "verifyAudit", "exportPublicKey", "receipt", "verifyReceipt"}
-SUBSCRIPTIONS = {"factChanged", "conflictOpened"}
+TENANT_WIDE = {"auditLog", "verifyAudit", "exportPublicKey", "receipt", "verifyReceipt",
+               "spaces", "auditEntries"}
+BY_ID = {"node", "nodes"}
+SUBSCRIPTIONS = {"factChanged", "conflictOpened", "conflictClosed", "pendingChanged"}
 CASES = ["own space", "other space", "other tenant"]
 
 
@@ -122,6 +140,10 @@ def _call(api: Api, role: str, case: str, tenant: str, other: str) -> dict[str, 
         in_scope = case == "own space" or (name in TENANT_WIDE and case == "other tenant")
         expected = "allowed" if capability in ROLE_CAPABILITIES[role] and in_scope else "denied"
         variables = {} if name in TENANT_WIDE else {"s": named.get(name, named["space"])}
+        if name in BY_ID:  # the space a global id names, in the key's tenant unless another
+            space = variables["s"] if variables["s"].count("/") == 3 else (
+                f"{tenant}/{variables['s']}")
+            variables = {"s": str(global_id("Fact", space, "missing"))}
         body = api.gql(token, document, variables)
         denied = "FORBIDDEN" in codes(body)
         if denied:

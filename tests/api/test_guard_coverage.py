@@ -11,6 +11,7 @@ from typing import Any
 import websockets
 
 from graphmem.resolvers import OPERATIONS
+from graphmem.schema.relay import global_id
 
 from support.api_support import Api, codes, new_tenant
 
@@ -55,7 +56,7 @@ class Walker:
         while ref["kind"] in ("NON_NULL", "LIST"):
             ref = ref["ofType"]
         t = self.types[ref["name"]]
-        if t["kind"] != "OBJECT" or depth > 2:
+        if t["kind"] not in ("OBJECT", "INTERFACE") or depth > 2:
             return ""
         scalars = [f["name"] for f in t["fields"] if not self.selection(f["type"], depth + 1)
                    and self._leaf(f["type"])]
@@ -66,10 +67,17 @@ class Walker:
             ref = ref["ofType"]
         return self.types[ref["name"]]["kind"] in ("SCALAR", "ENUM")
 
-    def call(self, field: dict[str, Any], space: str) -> str:
-        args = [f"{a['name']}: " + (json.dumps(space) if a["name"] == "space"
-                                    else self.literal(a["type"]))
-                for a in field["args"] if a["type"]["kind"] == "NON_NULL"]
+    def call(self, field: dict[str, Any], space: str, node_id: str = "x") -> str:
+        """`space` for a space argument; ids a global id of that space would carry."""
+        def value(arg: dict[str, Any]) -> str:
+            if arg["name"] == "space":
+                return json.dumps(space)
+            if arg["name"] in ("id", "ids") and field["name"] in ("node", "nodes"):
+                return json.dumps(node_id) if arg["name"] == "id" else f"[{json.dumps(node_id)}]"
+            return self.literal(arg["type"])
+
+        args = [f"{a['name']}: {value(a)}" for a in field["args"]
+                if a["type"]["kind"] == "NON_NULL"]
         arguments = f"({', '.join(args)})" if args else ""
         return f"{field['name']}{arguments} {self.selection(field['type'])}"
 
@@ -95,9 +103,10 @@ def test_every_query_and_mutation_is_stopped_by_the_guard_out_of_scope(api: Api)
     walker = Walker(schema(api, admin_elsewhere))
     introspected = schema(api, admin_elsewhere)
     checked = []
+    node_id = str(global_id("Fact", f"{tenant}/bob/bot/r1", "f1"))
     for kind, verb in (("queryType", "query"), ("mutationType", "mutation")):
         for field in root(introspected, kind):
-            document = f"{verb} {{ {walker.call(field, 'bob/bot/r1')} }}"
+            document = f"{verb} {{ {walker.call(field, 'bob/bot/r1', node_id)} }}"
             body = api.gql(admin_elsewhere, document)
             assert codes(body) == ["FORBIDDEN"], (document, body)
             assert body["errors"][0]["message"].startswith("Access denied: ")

@@ -78,7 +78,16 @@ def test_other_methods_and_get_queries_are_refused(api: Api, writer: str) -> Non
     ('{ facts(space: "u", asOf: "yesterday") { totalCount } }', None),
     ('{ facts(space: "u", asOf: "2026-01-01T00:00:00") { totalCount } }', None),
     ('{ facts(space: "u", status: NOPE) { totalCount } }', None),
-    ('{ facts(space: "u", status: SUPERSEDED) { totalCount } }', None),
+    ('{ facts(space: "u", status: ACTIVE, statuses: [ACTIVE]) { totalCount } }', None),
+    ('{ facts(space: "u", first: 1, last: 1) { totalCount } }', None),
+    ('{ facts(space: "u", last: -1) { totalCount } }', None),
+    ('{ facts(space: "u", before: "bm90LWEtY3Vyc29y") { totalCount } }', None),
+    ('{ facts(space: "u", validAt: "2026-01-01T00:00:00Z", validDuring: {from:'
+     ' "2026-01-01T00:00:00Z"}) { totalCount } }', None),
+    ('{ facts(space: "u", validDuring: {from: "2026-02-01T00:00:00Z", to:'
+     ' "2026-01-01T00:00:00Z"}) { totalCount } }', None),
+    ('{ history(space: "u", subject: "s", after: "eyJ4IjoxfQ") { totalCount } }', None),
+    ('{ node(id: "not-a-global-id") { id } }', None),
     ('{ facts(space: "a/b/c/d/e") { totalCount } }', None),
     ('{ facts(space: "u u") { totalCount } }', None),
     ("{ facts(space: \"u\") { nope } }", None),
@@ -98,6 +107,9 @@ def test_other_methods_and_get_queries_are_refused(api: Api, writer: str) -> Non
     (REMEMBER, {"s": "u", "f": "not a list"}),
     (REMEMBER, {"s": "u"}),
     (REMEMBER, {"s": "u", "f": [{"subject": "s", "value": "v" * 300_000}]}),
+    (REMEMBER, {"s": "u", "f": [{"subject": "s", "value": "x", "metadata": [1]}]}),
+    (REMEMBER, {"s": "u", "f": [{"subject": "s", "value": "x", "cardinality": "several"}]}),
+    (REMEMBER, {"s": "u", "f": [{"relation": "works at", "tail": "Acme"}]}),
     ("mutation($m: JSON) { rememberFacts(space: \"u\", facts: [{subject: \"s\", value: \"v\"}],"
      " metadata: $m) { action } }", {"m": [1, 2]}),
 ])

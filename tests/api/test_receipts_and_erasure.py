@@ -19,15 +19,16 @@ from support.api_support import Api, codes, new_tenant
 REMEMBER = ("mutation($s: String!, $f: [FactInput!]!) { rememberFacts(space: $s, facts: $f)"
             " { action } }")
 COUNT = "query($s: String!) { facts(space: $s) { totalCount } }"
-ATTEST = "mutation($s: String!, $subjects: [String!]) { attest(space: $s, subjects: $subjects) }"
+ATTEST = ("mutation($s: String!, $subjects: [String!]) { attest(space: $s, subjects:"
+          " $subjects) { document } }")
 VERIFY = ("query($r: JSON!, $k: String) { verifyReceipt(receipt: $r, publicKey: $k)"
           " { ok reason } }")
-RECEIPT = "query($id: ID!) { receipt(id: $id) }"
+RECEIPT = "query($id: ID!) { receipt(id: $id) { document } }"
 RETENTION = ("mutation($s: String!, $d: Float) { setRetention(space: $s, days: $d)"
              " { message } }")
-PURGE = "mutation($s: String!) { purge(space: $s) }"
-ERASE_USER = "mutation($u: String!) { eraseUser(user: $u) }"
-ERASE_TENANT = "mutation($t: String!) { eraseTenant(tenant: $t) }"
+PURGE = "mutation($s: String!) { purge(space: $s) { document } }"
+ERASE_USER = "mutation($u: String!) { eraseUser(user: $u) { document } }"
+ERASE_TENANT = "mutation($t: String!) { eraseTenant(tenant: $t) { document } }"
 
 
 def remember(api: Api, token: str, space: str, *pairs: tuple[str, str]) -> None:
@@ -59,7 +60,8 @@ def test_an_attestation_verifies_with_the_exported_public_key_alone(api: Api) ->
     tenant = new_tenant()
     writer, auditor = api.key("writer", tenant), api.key("auditor", tenant)
     remember(api, writer, "alice/bot", ("editor", "vim"), ("shell", "zsh"))
-    receipt = api.ok(writer, ATTEST, {"s": "alice/bot", "subjects": ["editor"]})["attest"]
+    attested = api.ok(writer, ATTEST, {"s": "alice/bot", "subjects": ["editor"]})
+    receipt = attested["attest"]["document"]
     assert receipt["receipt"]["kind"] == "attestation"
     assert [f["value"] for f in receipt["facts"]] == ["vim"]
     key = pem(api, api.key("reader", tenant))
@@ -69,7 +71,7 @@ def test_an_attestation_verifies_with_the_exported_public_key_alone(api: Api) ->
     assert verdict(api, auditor, receipt, key)["ok"]
     assert verdict(api, auditor, receipt)["ok"]  # against the deployment's own keys
     assert audited(api, tenant, "verify_receipt") == ["ok", "ok"]  # the key given or not
-    whole = api.ok(writer, ATTEST, {"s": "alice/bot", "subjects": None})["attest"]
+    whole = api.ok(writer, ATTEST, {"s": "alice/bot", "subjects": None})["attest"]["document"]
     assert sorted(f["value"] for f in whole["facts"]) == ["vim", "zsh"]
 
 
@@ -77,7 +79,7 @@ def test_an_altered_receipt_or_another_key_does_not_verify(api: Api) -> None:
     tenant = new_tenant()
     writer, auditor = api.key("writer", tenant), api.key("auditor", tenant)
     remember(api, writer, "u", ("editor", "vim"))
-    receipt = api.ok(writer, ATTEST, {"s": "u", "subjects": ["editor"]})["attest"]
+    receipt = api.ok(writer, ATTEST, {"s": "u", "subjects": ["editor"]})["attest"]["document"]
     forged = copy.deepcopy(receipt)
     forged["facts"][0]["value"] = "emacs"
     assert "not the ones it signed" in verdict(api, auditor, forged)["reason"]
@@ -113,9 +115,9 @@ def test_a_receipt_is_found_by_id_only_inside_its_tenant(api: Api) -> None:
     tenant = new_tenant()
     writer = api.key("writer", tenant)
     remember(api, writer, "u", ("editor", "vim"))
-    issued = api.ok(writer, ATTEST, {"s": "u", "subjects": ["editor"]})["attest"]
+    issued = api.ok(writer, ATTEST, {"s": "u", "subjects": ["editor"]})["attest"]["document"]
     rid = issued["receipt"]["id"]
-    found = api.ok(api.key("reader", tenant), RECEIPT, {"id": rid})["receipt"]
+    found = api.ok(api.key("reader", tenant), RECEIPT, {"id": rid})["receipt"]["document"]
     assert found["receipt"] == issued["receipt"] and verify_receipt(found, pem(api, writer))
     assert codes(api.gql(api.key("reader"), RECEIPT, {"id": rid})) == ["NOT_FOUND"]
     assert codes(api.gql(writer, RECEIPT, {"id": "r0000"})) == ["NOT_FOUND"]
@@ -143,7 +145,7 @@ def test_receipt_fields_need_their_capability_and_scope(api: Api) -> None:
 def test_attest_with_no_subject_or_an_unknown_one(api: Api) -> None:
     writer = api.key("writer")
     assert codes(api.gql(writer, ATTEST, {"s": "u", "subjects": []})) == ["BAD_USER_INPUT"]
-    empty = api.ok(writer, ATTEST, {"s": "u", "subjects": ["nothing_here"]})["attest"]
+    empty = api.ok(writer, ATTEST, {"s": "u", "subjects": ["nothing_here"]})["attest"]["document"]
     assert empty["facts"] == [] and empty["receipt"]["fact_ids"] == []
 
 
@@ -153,7 +155,7 @@ def test_a_space_retention_drives_purge_until_it_is_reset(api: Api) -> None:
     admin = api.key("admin", tenant)
     message = api.ok(admin, RETENTION, {"s": "u", "d": 30})["setRetention"]["message"]
     assert message == "retention: 30 days"
-    receipt = api.ok(admin, PURGE, {"s": "u"})["purge"]
+    receipt = api.ok(admin, PURGE, {"s": "u"})["purge"]["document"]
     assert receipt["receipt"]["scope"] == "expired" and receipt["receipt"]["facts"] == 0
     reset = api.ok(admin, RETENTION, {"s": "u", "d": None})["setRetention"]["message"]
     assert reset == "retention: default"
@@ -187,7 +189,7 @@ def test_erasing_a_user_empties_every_space_of_that_user_only(api: Api) -> None:
     remember(api, writer, "alice/notes", ("shell", "zsh"), ("font", "mono"))
     remember(api, writer, "bob/bot/r1", ("editor", "nano"))
     steward = api.key("steward", tenant, ("alice",))  # holds the whole user alice
-    receipt = api.ok(steward, ERASE_USER, {"u": "alice"})["eraseUser"]
+    receipt = api.ok(steward, ERASE_USER, {"u": "alice"})["eraseUser"]["document"]
     body = receipt["receipt"]
     assert body["scope"] == "user" and body["user"] == "alice" and body["facts"] == 3
     assert {f"{tenant}/alice/bot/r1", f"{tenant}/alice/notes/default"} <= set(body["spaces"])
@@ -230,7 +232,7 @@ def test_erasing_the_tenant_leaves_other_tenants_alone(api: Api) -> None:
                          {"t": tenant})) == ["FORBIDDEN"]
     assert codes(api.gql(api.key("admin", tenant), ERASE_TENANT, {"t": "bad tenant"})) == [
         "FORBIDDEN"]
-    receipt = api.ok(steward, ERASE_TENANT, {"t": tenant})["eraseTenant"]
+    receipt = api.ok(steward, ERASE_TENANT, {"t": tenant})["eraseTenant"]["document"]
     assert receipt["receipt"]["scope"] == "tenant" and receipt["receipt"]["facts"] == 2
     assert verify_receipt(receipt, pem(api, writer))
     assert count(api, writer, "alice/bot") == 0 and count(api, writer, "bob") == 0

@@ -9,6 +9,8 @@ import pytest
 
 from graphmem.graph.statements import parameters, registry
 
+TIMES_ARGS = ("as_of", "valid_at", "valid_start", "valid_end")
+PAGE_ARGS = ("after", "before", "backward", "limit")
 CALLERS: dict[str, set[str]] = {
     "facts/collisions": {"space", "rows", "threshold", "limit"},
     "projection/counts": {"space"},  # bench/graph
@@ -37,6 +39,13 @@ CALLERS: dict[str, set[str]] = {
     "projection/unproject_about": {"space", "limit"},
     "projection/unproject_edges": {"space", "limit"},
     "entities/vocabulary": {"space", "limit"},
+    "entities/vocabulary_at": {"space", "limit", *TIMES_ARGS},
+    "entities/page": {"space", "prefix", "search", *TIMES_ARGS, *PAGE_ARGS},
+    "entities/count": {"space", "prefix", "search", *TIMES_ARGS},
+    "entities/history_page": {"space", "key", "attribute", "scope", "believed", *TIMES_ARGS,
+                              *PAGE_ARGS},
+    "entities/history_count": {"space", "key", "attribute", "scope", "believed", *TIMES_ARGS},
+    "entities/aliases": {"space", "keys", "limit"},
 }
 
 
@@ -64,7 +73,8 @@ def test_relationship_types_are_never_query_text() -> None:
 FACT_READS = ("facts/as_of", "facts/get", "facts/history", "facts/hot", "facts/recent_retired",
               "facts/valid_at", "entities/facts", "entities/history",
               "traversal/facts_by_id", "traversal/subject_as_of", "traversal/subject_valid_at",
-              "remember/lock_and_load")
+              "remember/lock_and_load", "facts/page", "facts/by_ids", "facts/superseded_by",
+              "facts/history_page", "entities/history_page")
 FACT_COLUMNS = ("id", "space", "subject", "value", "scope", "kind", "time_ref", "status",
                 "confidence", "source", "source_ref", "raw", "metadata", "category", "head",
                 "relation", "tail", "cardinality", "proposed_action", "revisions")

@@ -15,7 +15,7 @@ from graphmem.resolvers.registry import operation
 
 def context(principal: Principal | None) -> RequestContext:
     none: Any = None
-    return RequestContext(runtime=none, keys=none, broker=none, metrics=none,
+    return RequestContext(runtime=none, keys=none, feed=none, metrics=none,
                           principal=principal, request_id="test")
 
 

@@ -27,7 +27,7 @@ def test_pool_statements_take_the_pool_filter(name: str, extra: set[str]) -> Non
     ("recall/open_conflicts", {"space", "ids"}),
     ("recall/embed_targets", {"space", "ids"}),
     ("recall/set_embeddings", {"space", "rows"}),
-    ("recall/check_subjects", {"space", "subjects"}),
+    ("recall/check_subjects", {"space", "subjects", "as_of", "valid_at"}),
     ("recall/vector_index", set()),
     ("recall/vectors_since", {"space", "seq", "statuses", "limit"}),
     ("recall/statuses", {"space", "ids"}),

@@ -87,4 +87,5 @@ def test_pools_for_recall_options() -> None:
     at = datetime(2026, 3, 1, tzinfo=UTC)
     assert pool_for(as_of=at) == Pool(ALL_STATUSES, at, False)
     assert pool_for(True, at).params() == {"statuses": list(ALL_STATUSES), "at": at,
-                                            "history": True}
+                                            "history": True, "valid_at": None}
+    assert pool_for(valid_at=at) == Pool(ALL_STATUSES, None, True, at)

@@ -16,6 +16,11 @@ export type Action =
   | 'SKIP'
   | 'SUPERSEDE';
 
+/** A relation holds one value (a new one supersedes) or many (each value is its own item). */
+export type Cardinality =
+  | 'MANY'
+  | 'ONE';
+
 /** Why a conflict was opened. */
 export type ConflictKind =
   | 'AMBIGUITY'
@@ -31,19 +36,22 @@ export type ConflictStatus =
   | 'OPEN'
   | 'RESOLVED';
 
-/** A pre-extracted fact (the extractor's JSON shape). */
+/** A pre-extracted fact (the extractor's JSON shape). With a (head, relation, tail) triple, `subject` defaults to `head relation` (normalised: alice_works_at) and `value` to the tail. `sourceRef` and `metadata` override the call's for this fact (metadata merges over it). */
 export type FactInput = {
   action?: Action | null | undefined;
+  cardinality?: Cardinality | null | undefined;
   category?: string | null | undefined;
   confidence?: number | null | undefined;
   head?: string | null | undefined;
   headType?: string | null | undefined;
   kind?: Kind | null | undefined;
+  metadata?: unknown;
   raw?: string | null | undefined;
   reason?: string | null | undefined;
   relation?: string | null | undefined;
   scope?: string | null | undefined;
-  subject: string;
+  sourceRef?: string | null | undefined;
+  subject?: string | null | undefined;
   tail?: string | null | undefined;
   tailType?: string | null | undefined;
   targetId?: string | number | null | undefined;

@@ -1,0 +1,14 @@
+// Facts of a space by id, in one round trip (what a request's DataLoader batches); with
+// $as_of only those recorded by then. Columns are the ones row_to_fact reads, with held_from
+// for the status a fact had at $as_of.
+UNWIND $ids AS id
+MATCH (f:Fact {id: id})
+WHERE f.space = $space AND ($as_of IS NULL OR f.recorded_at <= $as_of)
+RETURN f {.id, .space, .subject, .value, .scope, .kind, .time_ref, .status, .confidence,
+          .source, .source_ref, .raw, .metadata, .category, .head, .relation, .tail,
+          .cardinality, .proposed_action, .revisions, held_from: toString(f.held_from),
+          valid_to_at: toString(f.valid_to_at),
+          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
+          recorded_at: toString(f.recorded_at), retired_at: toString(f.retired_at),
+          supersedes_ids: COLLECT { MATCH (f)-[:SUPERSEDES]->(old:Fact) RETURN old.id },
+          retracts_ids: COLLECT { MATCH (f)-[:RETRACTS]->(gone:Fact) RETURN gone.id }} AS fact
