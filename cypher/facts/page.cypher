@@ -47,11 +47,6 @@ WITH f
 ORDER BY CASE WHEN $backward THEN null ELSE [f.recorded_at, f.id] END,
          CASE WHEN $backward THEN [f.recorded_at, f.id] END DESC
 LIMIT $limit
-RETURN f {.id, .space, .subject, .value, .scope, .kind, .time_ref, .confidence,
-          .source, .source_ref, .raw, .metadata, .category, .head, .relation, .tail,
-          .cardinality, .proposed_action, .revisions, .status,
-          held_from: toString(f.held_from), valid_to_at: toString(f.valid_to_at),
-          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
-          recorded_at: toString(f.recorded_at), retired_at: toString(f.retired_at),
+RETURN f {@include(fragments/fact_columns),
           supersedes_ids: COLLECT { MATCH (f)-[:SUPERSEDES]->(old:Fact) RETURN old.id },
           retracts_ids: COLLECT { MATCH (f)-[:RETRACTS]->(gone:Fact) RETURN gone.id }} AS fact

@@ -6,4 +6,5 @@
 .source, .source_ref, .raw, .metadata, .category, .head, .relation, .tail,
 .cardinality, .proposed_action, .revisions,
 valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
-recorded_at: toString(f.recorded_at), retired_at: toString(f.retired_at)
+recorded_at: toString(f.recorded_at), retired_at: toString(f.retired_at),
+held_from: toString(f.held_from), valid_to_at: toString(f.valid_to_at)

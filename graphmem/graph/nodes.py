@@ -166,6 +166,7 @@ class FactNode(GraphNode):
     message_key = StringProperty()
     valid_from = DateTimeNeo4jFormatProperty()
     valid_to = DateTimeNeo4jFormatProperty()
+    valid_to_at = DateTimeNeo4jFormatProperty()  # when a retirement closed the validity
     held_from = DateTimeNeo4jFormatProperty()
     recorded_at = DateTimeNeo4jFormatProperty()
     retired_at = DateTimeNeo4jFormatProperty()
@@ -218,6 +219,7 @@ class OutboxNode(GraphNode):
     """A change the mirror has yet to apply (or applied, until pruned)."""
 
     __label__ = "Outbox"
+    composite_indexes = (("space", "seq"),)
     uid = StringProperty(db_property="id", unique_index=True, required=True)
     space = StringProperty(required=True)
     kind = StringProperty(required=True)
@@ -227,6 +229,15 @@ class OutboxNode(GraphNode):
     done = BooleanProperty(index=True, required=True)
     created_at = DateTimeNeo4jFormatProperty(required=True)
     applied_at = DateTimeNeo4jFormatProperty()
+
+
+class OutboxFloorNode(GraphNode):
+    """Per space, the write counter below which pruning or an erasure removed outbox
+    entries: a change-feed cursor under it reads the mirror's event log instead."""
+
+    __label__ = "OutboxFloor"
+    space = StringProperty(unique_index=True, required=True)
+    seq = IntegerProperty()
 
 
 class SchemaVersionNode(GraphNode):
@@ -240,4 +251,5 @@ class SchemaVersionNode(GraphNode):
 
 
 DECLARED: tuple[type[GraphNode], ...] = (
-    SpaceNode, EntityNode, FactNode, ConflictNode, OutboxNode, SchemaVersionNode)
+    SpaceNode, EntityNode, FactNode, ConflictNode, OutboxNode, OutboxFloorNode,
+    SchemaVersionNode)

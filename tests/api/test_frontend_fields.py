@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from graphmem.graph.fsck import SCHEMA
+
 from support.api_support import Api, codes, new_tenant
 from support.llm_fixtures import llm_overrides
 from support.llm_server import LLMServer
@@ -139,7 +141,7 @@ def test_fsck_runs_for_admins_only(api: Api) -> None:
     report = api.ok(admin, 'query { fsck(space: "u") { space ok checks { name ok fails } } }')
     assert report["fsck"]["space"] == f"{tenant}/u/default/default"
     assert {c["name"]: c["ok"] for c in report["fsck"]["checks"] if c["fails"]} == {
-        "one active value per single-valued slot": True,
+        SCHEMA: True, "one active value per single-valued slot": True,
         "every SUPERSEDED fact is superseded or retracted by another": True,
         "projection edges match their facts": True, "mirror agrees with the graph": True}
     body = api.gql(api.key("approver", tenant), 'query { fsck(space: "u") { ok } }')

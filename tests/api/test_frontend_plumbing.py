@@ -115,9 +115,9 @@ def test_a_trusted_documents_file_must_hash_each_document(tmp_path: Path) -> Non
         load_manifest(path)
 
 
-def test_graphiql_opens_on_the_example_documents(api: Api) -> None:
+def test_browsers_get_the_offline_ide_not_strawberrys(api: Api) -> None:
+    """/graphql serves graphmem's own GraphiQL build to a browser (its example tabs are
+    checked in Chromium by tests/ui/test_ide.py), never the CDN page."""
     page = httpx.get(f"{api.base}/graphql", headers={"Accept": "text/html"}, timeout=30).text
-    for operation in ("mutation RememberFacts", "query ConflictsInbox", "query Timeline",
-                      "subscription FactChanged"):
-        assert operation in page
-    assert "Welcome to GraphiQL" not in page
+    assert 'id="graphiql"' in page
+    assert "unpkg.com" not in page and "Welcome to GraphiQL" not in page

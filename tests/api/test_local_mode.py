@@ -15,7 +15,7 @@ import websockets
 from support.api_support import Api, codes, new_tenant, start
 
 STATS = "query($s: String!) { stats(space: $s) { space active } }"
-ERASE_TENANT = "mutation($t: String!) { eraseTenant(tenant: $t) }"
+ERASE_TENANT = "mutation($t: String!) { eraseTenant(tenant: $t) { scope } }"
 
 
 @pytest.fixture

@@ -88,10 +88,11 @@ def test_ids_given_to_mutations_may_be_global(api: Api) -> None:
                                              "action": "SUPERSEDE", "confidence": 0.3}])
     conflict = api.ok(approver, 'query { conflicts(space: "u") { nodes { id } } }')
     resolved = api.ok(approver, "mutation($c: ID!, $w: ID!) { resolveConflict(space: \"u\","
-                                " conflictId: $c, winner: $w) { message } }",
+                                " conflictId: $c, winner: $w) { message conflictId } }",
                       {"c": conflict["conflicts"]["nodes"][0]["id"],
                        "w": flagged[0]["fact"]["id"]})
-    assert "resolved" in resolved["resolveConflict"]["message"]
+    assert resolved["resolveConflict"]["message"] == "Stored: [SUPERSEDE] db = MySQL"
+    assert resolved["resolveConflict"]["conflictId"] is not None
 
 
 def page_all(api: Api, token: str, space: str, size: int, backward: bool = False
