@@ -9,6 +9,7 @@ from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Route
 
 from graphmem.http import api
+from graphmem.http.mcp import McpEndpoint
 from graphmem.http.health import healthz, readyz
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
@@ -16,6 +17,7 @@ from graphmem.settings import Settings, load_settings
 
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or load_settings()
+    mcp = McpEndpoint(settings)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -24,12 +26,14 @@ def create_app(settings: Settings | None = None) -> Starlette:
         api.open_keys(app, runtime)
         runtime.mirror.start()  # drain what a crash left, then follow the outbox
         try:
-            yield
+            async with mcp.run(app):
+                yield
         finally:
             runtime.close()
 
     routes: list[BaseRoute] = [Route("/healthz", healthz), Route("/readyz", readyz)]
     routes += api.routes(settings)
+    routes.append(Route("/mcp", mcp))
     app = Starlette(routes=routes, lifespan=lifespan, middleware=api.middleware(settings))
     api.prepare(app)
     return app
