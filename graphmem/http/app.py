@@ -9,8 +9,8 @@ from starlette.applications import Starlette
 from starlette.routing import BaseRoute, Route
 
 from graphmem.http import api
-from graphmem.http.mcp import McpEndpoint
 from graphmem.http.health import healthz, readyz
+from graphmem.http.mcp import McpEndpoint
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 

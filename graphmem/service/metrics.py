@@ -27,7 +27,8 @@ class Metrics:
                                   " outcome (ok or the error code)",
                                   ["operation", "outcome"], registry=r)
         self.latency = Histogram("graphmem_operation_seconds", "Time to run an operation"
-                                 " (a GraphQL root field, an MCP tool)", ["operation"], buckets=BUCKETS, registry=r)
+                                 " (a GraphQL root field, an MCP tool)", ["operation"],
+                                 buckets=BUCKETS, registry=r)
         self.http = Counter("graphmem_http_requests", "HTTP requests by route and status",
                             ["route", "status"], registry=r)
         self.http_latency = Histogram("graphmem_http_request_seconds", "HTTP request time by"
