@@ -28,11 +28,13 @@ from mcp.server.auth.provider import AccessToken
 from mcp.server.streamable_http_manager import StreamableHTTPSessionManager
 from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from graphmem.auth import Principal, Unauthenticated
 from graphmem.http import state
-from graphmem.http.authn import principal_for
+from graphmem.auth.keys import INVALID
+from graphmem.http.authn import CHALLENGE, principal_for
+from graphmem.http.responses import send_error
 from graphmem.mcp import Host, Who, build_server
 from graphmem.settings import Settings
 
@@ -83,13 +85,17 @@ class McpEndpoint:
         if not credential:
             await self.manager.handle_request(scope, receive, send)
             return
+        response = _Response(send)
+        revoked = anyio.Event()
         async with anyio.create_task_group() as tasks:
-            tasks.start_soon(self._watch_key, scope, credential, tasks.cancel_scope)
-            await self.manager.handle_request(scope, receive, send)
+            tasks.start_soon(self._watch_key, scope, credential, revoked, tasks.cancel_scope)
+            await self.manager.handle_request(scope, receive, response.send)
             tasks.cancel_scope.cancel()
+        if revoked.is_set():
+            await response.end()
 
-    async def _watch_key(self, scope: Scope, credential: str, request: anyio.CancelScope
-                         ) -> None:
+    async def _watch_key(self, scope: Scope, credential: str, revoked: anyio.Event,
+                         request: anyio.CancelScope) -> None:
         keys = state.keys(scope)
         while True:
             await anyio.sleep(WATCH_SECONDS)
@@ -97,5 +103,31 @@ class McpEndpoint:
                 await principal_for(keys, credential)
             except Unauthenticated:
                 state.metrics(scope).error("UNAUTHENTICATED")
+                revoked.set()
                 request.cancel()
                 return
+
+
+class _Response:
+    """Tracks what was sent, so a request ended early still closes its response cleanly."""
+
+    def __init__(self, send: Send) -> None:
+        self._send = send
+        self.started = False
+        self.finished = False
+
+    async def send(self, message: Message) -> None:
+        if message["type"] == "http.response.start":
+            self.started = True
+        elif message["type"] == "http.response.body" and not message.get("more_body"):
+            self.finished = True
+        await self._send(message)
+
+    async def end(self) -> None:
+        if self.finished:
+            return
+        if self.started:
+            await self._send({"type": "http.response.body", "body": b"", "more_body": False})
+        else:
+            await send_error(self._send, 401, INVALID, "UNAUTHENTICATED", CHALLENGE)
+        self.finished = True

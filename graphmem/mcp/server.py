@@ -39,11 +39,18 @@ async def tools_for_caller(ctx: ServerRequestContext[Any, Any], call_next: CallN
                            ) -> HandlerResult:
     """`tools/list` lists only the tools the caller's key may call."""
     result = await call_next(ctx)
-    if ctx.method != "tools/list" or not isinstance(result, ListToolsResult):
+    if ctx.method != "tools/list":
         return result
     host: Host = ctx.lifespan_context
     allowed = tools_for((await host.identify(ctx.request)).principal)
-    return result.model_copy(update={"tools": [t for t in result.tools if t.name in allowed]})
+    if isinstance(result, ListToolsResult):
+        return result.model_copy(update={"tools": [t for t in result.tools
+                                                   if t.name in allowed]})
+    if isinstance(result, dict) and isinstance(result.get("tools"), list):
+        # the runner hands middleware the result in its wire form
+        return {**result, "tools": [t for t in result["tools"]
+                                    if isinstance(t, dict) and t.get("name") in allowed]}
+    return result
 
 
 def build_server(open_host: Callable[[], Host], poll_seconds: float = 1.0) -> MCPServer[Host]:

@@ -124,3 +124,13 @@ def http(url: str, key: str | None, **options: Any) -> McpSession:
 
 def text_of(result: CallToolResult) -> str:
     return "\n".join(getattr(block, "text", "") for block in result.content)
+
+
+def messages(error: BaseException) -> str:
+    """Every message in an error and the groups and causes it carries, one per line."""
+    found = [f"{type(error).__name__}: {error}"]
+    if isinstance(error, BaseExceptionGroup):
+        found += [messages(e) for e in error.exceptions]
+    if error.__cause__ is not None:
+        found.append(messages(error.__cause__))
+    return "\n".join(found)
