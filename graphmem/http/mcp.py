@@ -11,6 +11,9 @@ tools see the caller exactly as GraphQL resolvers do. This endpoint adds three t
   checked again once a second through the key cache; once it no longer authenticates the
   request is ended. Every new request is authenticated anyway, so a revoked key's session
   can do nothing more.
+- **Answers are JSON**, not a stream per request: no tool sends the client requests or
+  progress, so a call is one JSON response (a `subscriptions/listen` stream and the
+  notification stream are still event streams).
 - **The SDK's own Host/Origin check is off**: graphmem's keyless local mode already refuses
   non-loopback hosts and foreign browser origins (graphmem.http.local), and every other
   request needs a bearer key that a rebinding page cannot have.
@@ -62,6 +65,7 @@ class McpEndpoint:
         self.server = build_server(self._host, settings.mcp_poll_seconds)
         self.manager = StreamableHTTPSessionManager(
             app=self.server._lowlevel_server,  # the SDK mounts it the same way
+            json_response=True,  # graphmem's tools never ask the client anything back
             security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
             max_request_body_size=settings.max_body, session_idle_timeout=SESSION_IDLE_SECONDS)
 
