@@ -34,8 +34,8 @@ from starlette.applications import Starlette
 from starlette.types import Message, Receive, Scope, Send
 
 from graphmem.auth import Principal, Unauthenticated
-from graphmem.http import state
 from graphmem.auth.keys import INVALID
+from graphmem.http import state
 from graphmem.http.authn import CHALLENGE, principal_for
 from graphmem.http.responses import send_error
 from graphmem.mcp import Host, Who, build_server
@@ -63,11 +63,16 @@ class McpEndpoint:
         self.settings = settings
         self._app: Starlette | None = None
         self.server = build_server(self._host, settings.mcp_poll_seconds)
-        self.manager = StreamableHTTPSessionManager(
+        self.manager: StreamableHTTPSessionManager | None = None
+
+    def _manager(self) -> StreamableHTTPSessionManager:
+        """A session manager runs once: each lifespan of the app gets its own."""
+        return StreamableHTTPSessionManager(
             app=self.server._lowlevel_server,  # the SDK mounts it the same way
             json_response=True,  # graphmem's tools never ask the client anything back
             security_settings=TransportSecuritySettings(enable_dns_rebinding_protection=False),
-            max_request_body_size=settings.max_body, session_idle_timeout=SESSION_IDLE_SECONDS)
+            max_request_body_size=self.settings.max_body,
+            session_idle_timeout=SESSION_IDLE_SECONDS)
 
     def _host(self) -> Host:
         assert self._app is not None, "McpEndpoint.run was not entered"
@@ -78,22 +83,30 @@ class McpEndpoint:
     async def run(self, app: Starlette) -> AsyncIterator[None]:
         """The session manager (and the MCP server's lifespan) for the app's lifetime."""
         self._app = app
-        async with self.manager.run():
-            yield
+        self.manager = self._manager()
+        try:
+            async with self.manager.run():
+                yield
+        finally:
+            self.manager = None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         principal = state.principal(scope)
         if principal is not None:
             scope["user"] = user_of(principal)
+        manager = self.manager
+        if manager is None:
+            await send_error(send, 503, "the MCP server is not running", "UNAVAILABLE")
+            return
         credential = state.credential(scope)
         if not credential:
-            await self.manager.handle_request(scope, receive, send)
+            await manager.handle_request(scope, receive, send)
             return
         response = _Response(send)
         revoked = anyio.Event()
         async with anyio.create_task_group() as tasks:
             tasks.start_soon(self._watch_key, scope, credential, revoked, tasks.cancel_scope)
-            await self.manager.handle_request(scope, receive, response.send)
+            await manager.handle_request(scope, receive, response.send)
             tasks.cancel_scope.cancel()
         if revoked.is_set():
             await response.end()

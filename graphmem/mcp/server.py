@@ -9,6 +9,7 @@ is refused by the guard, and audited).
 
 from __future__ import annotations
 
+import logging
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from typing import Any
@@ -67,11 +68,17 @@ def build_server(open_host: Callable[[], Host], poll_seconds: float = 1.0) -> MC
             finally:
                 tasks.cancel_scope.cancel()
 
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
     server: MCPServer[Host] = MCPServer(
         "graphmem", title="graphmem", version=__version__, instructions=INSTRUCTIONS,
         lifespan=lifespan, subscriptions=bus, middleware=[tools_for_caller,
                                                           resources.guard_listen],
         log_level="WARNING")
+    # MCPServer gives the root logger a handler of its own; graphmem's logging is set up by
+    # its commands (graphmem.http.logs for serve), so the root is put back as it was.
+    root.handlers[:] = handlers
+    root.setLevel(level)
     for rule in TOOLS.values():
         server.add_tool(rule.fn, name=rule.name, title=rule.title or None,
                         annotations=rule.annotations, structured_output=False)

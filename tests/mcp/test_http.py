@@ -213,3 +213,14 @@ def test_the_prompt_tells_an_agent_how_to_use_memory(api: Api) -> None:
         got = reader.run(lambda c: c.get_prompt("use_memory", {"user_id": "alice"}))
         text = got.messages[0].content.text  # type: ignore[union-attr]
         assert "call `recall`" in text and "call `remember`" in text and "'alice'" in text
+
+
+def test_a_dead_neo4j_is_a_clear_tool_error(serve_mcp: Any) -> None:
+    dead = serve_mcp(neo4j_uri="bolt://127.0.0.1:9")  # nothing listens on the discard port
+    with http(url(dead), dead.key("admin", new_tenant())) as admin:
+        failed = admin.call("list_memories", {})
+        assert failed.is_error
+        assert re.fullmatch(r"graphmem couldn't complete list_memories: the graph store"
+                            r" \(Neo4j\) is unavailable \(ref [0-9a-f]{12}\)", text_of(failed))
+        assert "bolt://" not in text_of(failed)
+        assert "recall" in admin.tools()
