@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import uuid
 import warnings
 from collections.abc import Callable
@@ -21,7 +22,7 @@ from graphmem.runtime import Runtime
 from support.api_support import Api, new_tenant
 from support.llm_fixtures import llm_overrides
 from support.llm_server import LLMServer
-from support.mcp_support import http, stdio, text_of
+from support.mcp_support import GRAPHMEM, http, stdio, text_of
 
 MESSAGE = "We moved from Redux to Zustand"
 
@@ -161,3 +162,11 @@ def test_a_handshake_client_is_notified_of_changes_to_a_subscribed_space(
         read = session.run(lambda c: c.read_resource(uri))
         conflict = mem.conflicts("open")[0]
         assert read.contents[0].text.startswith(f"{conflict.id} [open] ambiguity")
+
+
+def test_graphmem_mcp_refuses_a_bad_key_before_the_protocol_starts(
+        mcp_env: dict[str, str]) -> None:
+    proc = subprocess.run([GRAPHMEM, "mcp", "--key", "gm_sk_" + "0" * 12 + "_" + "A" * 43], env=mcp_env,
+                          input="", capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 1 and proc.stdout == ""
+    assert proc.stderr.strip().splitlines()[-1] == "error: the API key is unknown or revoked"
