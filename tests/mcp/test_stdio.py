@@ -171,3 +171,32 @@ def test_remember_text_without_a_model_says_what_to_do(session: McpSession) -> N
                                        "user_id": user()})
     assert result.is_error
     assert "remember_facts" in text_of(result) and "GRAPHMEM_LLM_" in text_of(result)
+
+
+def test_conflicts_are_listed_resolved_and_dismissed_as_the_python_api_does(
+        session: McpSession, runtime: Runtime) -> None:
+    both = [fact("db", "MySQL", confidence=0.95), fact("db", "Postgres", confidence=0.95)]
+    for settle in ("resolve", "dismiss"):
+        u, twin_user = user(), user()
+        mem, twin = mem_of(runtime, u), mem_of(runtime, twin_user)
+        written = session.text("remember_facts", {"facts": both, "user_id": u})
+        assert written == "\n".join(str(r) for r in twin.remember_facts(both))
+        conflict, twin_conflict = mem.conflicts("open")[0], twin.conflicts("open")[0]
+        listed = session.text("list_conflicts", {"user_id": u})
+        facts = ", ".join(f"#{f}" for f in conflict.fact_ids)
+        assert listed == (f"{conflict.id} [open] ambiguity ({conflict.severity}): {facts}"
+                          f" — {conflict.note}")
+        if settle == "resolve":
+            winner = next(f for f in mem.flagged() if f.value == "Postgres").id
+            twin_winner = next(f for f in twin.flagged() if f.value == "Postgres").id
+            shown = session.text("resolve_conflict", {"conflict_id": conflict.id,
+                                                      "winner": winner, "user_id": u})
+            expected = twin.resolve_conflict(twin_conflict.id, twin_winner)
+            assert [f.value for f in mem.active("db")] == ["Postgres"]
+        else:
+            shown = session.text("dismiss_conflict", {"conflict_id": conflict.id,
+                                                      "note": "per region", "user_id": u})
+            expected = twin.dismiss_conflict(twin_conflict.id, note="per region")
+            assert sorted(f.value for f in mem.active("db")) == ["MySQL", "Postgres"]
+        assert shown == str(expected) and shown.startswith("Stored: [")
+        assert session.text("list_conflicts", {"user_id": u}) == "No open conflicts."
