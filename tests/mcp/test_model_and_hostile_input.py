@@ -166,7 +166,8 @@ def test_a_handshake_client_is_notified_of_changes_to_a_subscribed_space(
 
 def test_graphmem_mcp_refuses_a_bad_key_before_the_protocol_starts(
         mcp_env: dict[str, str]) -> None:
-    proc = subprocess.run([GRAPHMEM, "mcp", "--key", "gm_sk_" + "0" * 12 + "_" + "A" * 43], env=mcp_env,
-                          input="", capture_output=True, text=True, timeout=120, check=False)
+    unknown = "gm_sk_" + "0" * 12 + "_" + "A" * 43  # well-formed, never issued
+    proc = subprocess.run([GRAPHMEM, "mcp", "--key", unknown], env=mcp_env, input="",
+                          capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 1 and proc.stdout == ""
     assert proc.stderr.strip().splitlines()[-1] == "error: the API key is unknown or revoked"
