@@ -126,6 +126,12 @@ class Settings(BaseSettings):
     apq_cache: int = Field(1000, ge=0, le=100_000, description="Documents registered by"
                            " automatic persisted queries, per worker (0: only the file's).")
 
+    # ---- MCP server ----
+    api_key: SecretStr | None = Field(None, description="The key `graphmem mcp` acts with;"
+                                      " unset = the local admin of the default tenant.")
+    mcp_poll_seconds: float = Field(1.0, gt=0, le=60, description="How often subscribed"
+                                    " spaces are checked for changes (MCP resources).")
+
     # ---- web UI and Neo4j Browser ----
     ui_dir: Path | None = Field(None, description="The built web UI (index.html, ide.html,"
                                 " assets/); unset = ui/dist beside the source.")

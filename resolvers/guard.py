@@ -1,9 +1,12 @@
 """The one guard every GraphQL root field passes: authenticated? capable? in scope?
 
-It fails closed: an unknown field, a missing principal, a missing capability, another
-tenant's space or a space outside the key's allowed spaces is denied with
-`Access denied: …`, and the denial is recorded. Allowed calls are timed and counted, and
-the synchronous service layer runs in a worker thread so the event loop never blocks.
+The checks and the denial record are the service layer's (graphmem.service.guard, shared
+with the MCP tools); this module adds what is GraphQL's: the registry of root fields (a
+field without a rule is denied), the request context, events and streams. It fails closed:
+an unknown field, a missing principal, a missing capability, another tenant's space or a
+space outside the key's allowed spaces is denied with `Access denied: …`, and the denial is
+recorded. Allowed calls are timed and counted, and the synchronous service layer runs in a
+worker thread so the event loop never blocks.
 """
 
 from __future__ import annotations
@@ -24,9 +27,10 @@ from graphmem.errors import AccessDenied
 from graphmem.model import Result, Space
 from graphmem.resolvers.codes import code_for
 from graphmem.resolvers.context import RequestContext
-from graphmem.resolvers.denials import record_denial
 from graphmem.resolvers.registry import OPERATIONS, Operation
-from graphmem.service.memory import Caller, GraphMem
+from graphmem.service import guard
+from graphmem.service.guard import Admitted
+from graphmem.service.memory import GraphMem
 
 log = logging.getLogger("graphmem.api")
 T = TypeVar("T")
@@ -43,9 +47,7 @@ class Call:
     def mem(self) -> GraphMem:
         """The service layer for this call, with the principal's capabilities (tenant-wide
         operations get the tenant's default space)."""
-        caller = Caller(self.principal.name, self.principal.capabilities)
-        space = self.space or Space(tenant=self.principal.tenant)
-        return GraphMem(space=space, runtime=self.context.runtime, caller=caller)
+        return Admitted(self.principal, self.space).memory(self.context.runtime)
 
     @property
     def tenant(self) -> str:
@@ -53,33 +55,13 @@ class Call:
 
 
 def admit(ctx: RequestContext, name: str, raw_space: str | None) -> tuple[Operation, Call]:
-    """Check the call against the field's rule; raise Unauthenticated or AccessDenied."""
+    """Check the call against the field's rule (graphmem.service.guard); raise
+    Unauthenticated or AccessDenied."""
     op = OPERATIONS.get(name)
     if op is None:
         raise AccessDenied(f"{name} has no access rule")
-    principal = ctx.principal
-    if principal is None:
-        raise Unauthenticated("authentication required: send `Authorization: Bearer gm_sk_…`")
-    if not principal.can(op.capability):
-        raise AccessDenied(f"{principal.name!r} (role {principal.role}) lacks the"
-                           f" {op.capability} capability that {name} needs")
-    if op.reach == "tenant":
-        if not principal.tenant_wide:
-            raise AccessDenied(f"{name} acts on the whole tenant; {principal.name!r} is limited"
-                               " to some spaces")
-        named = None if raw_space is None else principal.tenant_space(raw_space)
-        return op, Call(ctx, principal, named)
-    if op.reach == "user":
-        space = principal.user_space(raw_space or "")
-        if not principal.holds_user(space):
-            raise AccessDenied(f"{name} acts on every space of user {space.user!r};"
-                               f" {principal.name!r} is not allowed all of them")
-        return op, Call(ctx, principal, space)
-    space = principal.space(raw_space)
-    if not principal.admits(space):
-        raise AccessDenied(f"space {raw_space or ''!r} is outside {principal.name!r}'s allowed"
-                           " spaces")
-    return op, Call(ctx, principal, space)
+    admitted = guard.admit(ctx.principal, op, raw_space)
+    return op, Call(ctx, admitted.principal, admitted.space)
 
 
 async def in_worker(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
@@ -94,11 +76,11 @@ async def _admit(ctx: RequestContext, name: str, raw_space: str | None) -> tuple
     try:
         return admit(ctx, name, raw_space)
     except AccessDenied as e:
-        ctx.metrics.observe_operation(name, "FORBIDDEN", 0.0)
-        await run_in_threadpool(record_denial, ctx, name, raw_space, str(e))
+        await run_in_threadpool(guard.deny, ctx.runtime, ctx.metrics, ctx.principal, name,
+                                raw_space, e, ctx.request_id)
         raise
-    except Unauthenticated:
-        ctx.metrics.observe_operation(name, "UNAUTHENTICATED", 0.0)
+    except Unauthenticated as e:
+        guard.deny(ctx.runtime, ctx.metrics, None, name, raw_space, e, ctx.request_id)
         raise
 
 

@@ -8,6 +8,7 @@ import typer
 
 from graphmem.cli.graph import fsck_command, graph_app
 from graphmem.cli.keys import keys_app
+from graphmem.cli.mcp import mcp_command
 from graphmem.cli.memory import (
     conflicts_command,
     history_command,
@@ -30,6 +31,7 @@ app.add_typer(audit_app, name="audit")
 app.add_typer(mirror_app, name="mirror")
 graph_app.command("restore")(restore_command)
 app.command("serve")(serve)
+app.command("mcp")(mcp_command)
 app.command("doctor")(doctor)
 app.command("fsck")(fsck_command)
 app.command("erase")(erase_command)

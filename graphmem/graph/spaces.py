@@ -32,3 +32,11 @@ def stored_policy(graph: GraphDriver, space: str) -> str | None:
 def listing(graph: GraphDriver) -> list[str]:
     """Every space the graph knows (each writer creates its Space node first)."""
     return [r["space"] for r in graph.read("spaces/list")]
+
+
+def write_counts(graph: GraphDriver, keys: list[str]) -> dict[str, int]:
+    """Each space's write counter (0 for a space never written): a reader polling it learns
+    that a space changed, whichever process wrote, in one query for many spaces."""
+    if not keys:
+        return {}
+    return {r["space"]: int(r["writes"]) for r in graph.read("spaces/write_counts", spaces=keys)}

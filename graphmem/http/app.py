@@ -10,12 +10,14 @@ from starlette.routing import BaseRoute, Route
 
 from graphmem.http import api
 from graphmem.http.health import healthz, readyz
+from graphmem.http.mcp import McpEndpoint
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or load_settings()
+    mcp = McpEndpoint(settings)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -24,13 +26,15 @@ def create_app(settings: Settings | None = None) -> Starlette:
         api.open_keys(app, runtime)
         runtime.mirror.start()  # drain what a crash left, then follow the outbox
         try:
-            yield
+            async with mcp.run(app):
+                yield
         finally:
             await app.state.feed.close()
             runtime.close()
 
     routes: list[BaseRoute] = [Route("/healthz", healthz), Route("/readyz", readyz)]
     routes += api.routes(settings)
+    routes.append(Route("/mcp", mcp))
     app = Starlette(routes=routes, lifespan=lifespan, middleware=api.middleware(settings))
     api.prepare(app)
     return app

@@ -17,18 +17,20 @@ from prometheus_client.registry import Collector
 from graphmem.graph.statements import EXECUTIONS
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
-ROUTES = frozenset({"/graphql", "/healthz", "/readyz", "/metrics"})
+ROUTES = frozenset({"/graphql", "/mcp", "/healthz", "/readyz", "/metrics"})
 
 
 class Metrics:
     def __init__(self) -> None:
         self.registry = CollectorRegistry(auto_describe=True)
         r = self.registry
-        self.operations = Counter("graphmem_operations", "GraphQL root fields resolved, by"
-                                  " operation and outcome (ok or the error code)",
+        self.operations = Counter("graphmem_operations", "Operations run (GraphQL root"
+                                  " fields, MCP tools and resources), by operation and"
+                                  " outcome (ok or the error code)",
                                   ["operation", "outcome"], registry=r)
-        self.latency = Histogram("graphmem_operation_seconds", "Time to resolve a GraphQL root"
-                                 " field", ["operation"], buckets=BUCKETS, registry=r)
+        self.latency = Histogram("graphmem_operation_seconds", "Time to run an operation"
+                                 " (a GraphQL root field, an MCP tool)", ["operation"],
+                                 buckets=BUCKETS, registry=r)
         self.http = Counter("graphmem_http_requests", "HTTP requests by route and status",
                             ["route", "status"], registry=r)
         self.http_latency = Histogram("graphmem_http_request_seconds", "HTTP request time by"

@@ -1,0 +1,161 @@
+"""The memory tools: remember, recall and their neighbours, each one call of `GraphMem`."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import Context
+from mcp_types import CallToolResult
+from pydantic import Field
+
+from graphmem.errors import InvalidInput
+from graphmem.mcp.args import (
+    AgentId,
+    EntityRef,
+    Facts,
+    Instant,
+    Question,
+    RunId,
+    Source,
+    Subject,
+    Subjects,
+    Text,
+    UserId,
+)
+from graphmem.mcp.calls import call, space_of
+from graphmem.mcp.registry import tool
+from graphmem.model import Fact
+from graphmem.recall.start_entities import StartSpec
+from graphmem.service.memory import GraphMem
+
+D = "default"
+
+
+@tool("write", title="Remember a message")
+async def remember(ctx: Context[Any, Any], text: Text, source: Source = "",
+                   user_id: UserId = D, agent_id: AgentId = D,
+                   run_id: RunId = D) -> CallToolResult:
+    """Store what a message says: one model call extracts its facts, then each is reconciled
+    with what the space holds (a new value supersedes the old one, a removal retracts it, an
+    unsafe change is flagged). One line per fact, e.g. `Stored: [SUPERSEDE] state = Zustand`.
+    Needs a model configured on the server; otherwise use remember_facts."""
+    return await call(ctx, "remember", space_of(user_id, agent_id, run_id),
+                      lambda mem: mem.remember(text, source=source))
+
+
+@tool("write", title="Remember extracted facts")
+async def remember_facts(ctx: Context[Any, Any], facts: Facts, text: Text = "",
+                         source: Source = "",
+                         source_ref: Annotated[str, Field(max_length=2000)] = "",
+                         user_id: UserId = D, agent_id: AgentId = D,
+                         run_id: RunId = D) -> CallToolResult:
+    """Reconcile facts you extracted yourself (no model call): each has a subject and a
+    value, optionally a scope, kind (state/event), time_ref, proposed action and confidence,
+    or a (head, relation, tail) triple. Same result lines as remember."""
+    proposals = [f.proposal() for f in facts]
+    return await call(ctx, "remember_facts", space_of(user_id, agent_id, run_id),
+                      lambda mem: mem.remember_facts(proposals, text=text, source=source,
+                                                     source_ref=source_ref))
+
+
+@tool("write", title="Forget")
+async def forget(ctx: Context[Any, Any], text: Text = "", facts: Facts | None = None,
+                 source: Source = "", user_id: UserId = D, agent_id: AgentId = D,
+                 run_id: RunId = D) -> CallToolResult:
+    """Retract what a message says is no longer true ("we dropped Sentry"; one model call),
+    or the facts given (subject and value, no model call). The value is retired and a
+    tombstone kept; `Nothing matching to retract …` when nothing current matches."""
+    proposals = [f.proposal() for f in facts] if facts else None
+
+    def work(mem: GraphMem) -> Any:
+        if proposals:
+            return mem.forget_facts(proposals, text=text, source=source)
+        if not text.strip():
+            raise InvalidInput("forget needs the text of what to forget, or facts")
+        return mem.forget(text, source=source)
+
+    return await call(ctx, "forget", space_of(user_id, agent_id, run_id), work)
+
+
+@tool("read", title="Recall", read_only=True)
+async def recall(ctx: Context[Any, Any], question: Question, explain: bool = False,
+                 include_history: bool = False, as_of: Instant = None,
+                 valid_at: Instant = None,
+                 critical_categories: Annotated[list[str] | None, Field(max_length=50)] = None,
+                 user_id: UserId = D, agent_id: AgentId = D,
+                 run_id: RunId = D) -> CallToolResult:
+    """Answer a question from the space's current facts (one model call; without a model,
+    the ranked facts). `explain` lists the facts behind the answer; `as_of` answers from what
+    memory held then; `include_history` adds retired facts tagged (history); `valid_at` lists
+    the facts that were true in the world at that time instead of answering."""
+    space = space_of(user_id, agent_id, run_id)
+    if valid_at is not None:
+        at = valid_at
+        return await call(ctx, "recall", space,
+                          lambda mem: mem.active(as_of=as_of, valid_at=at),
+                          lambda facts: _valid_at_text(facts, at.isoformat()))
+    categories = critical_categories
+    return await call(ctx, "recall", space, lambda mem: mem.recall(
+        question, explain=explain, include_history=include_history, as_of=as_of,
+        critical_categories=categories))
+
+
+def _valid_at_text(facts: list[Fact], at: str) -> str:
+    if not facts:
+        return f"No fact was valid at {at}."
+    return "\n".join([f"Facts valid at {at}:", *(f"• #{f.id} {f.subject} = {f.value}"
+                                                   for f in facts)])
+
+
+@tool("read", title="Recall related", read_only=True)
+async def recall_related(ctx: Context[Any, Any], question: Question | None = None,
+                         entities: Annotated[list[EntityRef | str] | None,
+                                             Field(max_length=50)] = None,
+                         hops: Annotated[int, Field(ge=1, le=10)] = 2,
+                         as_of: Instant = None, valid_at: Instant = None,
+                         limit: Annotated[int, Field(ge=1, le=500)] = 50,
+                         user_id: UserId = D, agent_id: AgentId = D,
+                         run_id: RunId = D) -> CallToolResult:
+    """Multi-hop: the paths from the question's entities (or the entities given, as
+    {type, name} or a name) through the graph, with the fact behind each edge; a configured
+    model answers from them, otherwise the paths are the answer."""
+    start: list[StartSpec] | None = None
+    if entities:
+        start = [e if isinstance(e, str) else (e.type, e.name) for e in entities]
+    return await call(ctx, "recall_related", space_of(user_id, agent_id, run_id),
+                      lambda mem: mem.recall_related(question, entities=start, hops=hops,
+                                                     as_of=as_of, valid_at=valid_at,
+                                                     limit=limit))
+
+
+@tool("read", title="History", read_only=True)
+async def history(ctx: Context[Any, Any], subject: Subject,
+                  scope: Annotated[str | None, Field(max_length=200)] = None,
+                  as_of: Instant = None, user_id: UserId = D, agent_id: AgentId = D,
+                  run_id: RunId = D) -> CallToolResult:
+    """One subject's timeline, oldest to newest, with each value's status (superseded
+    values and retraction tombstones included)."""
+    return await call(ctx, "history", space_of(user_id, agent_id, run_id),
+                      lambda mem: mem.history(subject, scope, as_of))
+
+
+@tool("read", title="List memories", read_only=True)
+async def list_memories(ctx: Context[Any, Any], user_id: UserId = D, agent_id: AgentId = D,
+                        run_id: RunId = D) -> CallToolResult:
+    """Everything current in the space: active facts, flagged ones marked ⚠, and the 20
+    most recently retired."""
+    return await call(ctx, "list_memories", space_of(user_id, agent_id, run_id),
+                      lambda mem: mem.list_memories())
+
+
+@tool("read", title="Check before acting", read_only=True)
+async def check_before_act(ctx: Context[Any, Any], subjects: Subjects,
+                           max_age_seconds: Annotated[float | None, Field(gt=0)] = None,
+                           user_id: UserId = D, agent_id: AgentId = D,
+                           run_id: RunId = D) -> CallToolResult:
+    """Before an action that relies on some subjects: `OK to act on: …` with the facts, or
+    `Refused: …` with every reason (no current value, flagged, pending approval, too old)."""
+    age = None if max_age_seconds is None else timedelta(seconds=max_age_seconds)
+    return await call(ctx, "check_before_act", space_of(user_id, agent_id, run_id),
+                      lambda mem: mem.check_before_act(subjects, max_age=age))

@@ -1,0 +1,191 @@
+"""A space's current facts and open conflicts as MCP resources, and subscriptions to them.
+
+`graphmem://facts/{user_id}/{agent_id}/{run_id}` reads the space's active facts (flagged
+ones marked ⚠); `graphmem://conflicts/{user_id}/{agent_id}/{run_id}` its open conflicts.
+Reading or subscribing passes the same guard as a tool (read capability, the space in the
+key's scope), and a refusal is audited. Change notifications come from graphmem.mcp.watch.
+"""
+
+from __future__ import annotations
+
+import re
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import anyio.to_thread
+from mcp.server.context import CallNext, HandlerResult, ServerRequestContext
+from mcp.server.mcpserver import Context, MCPServer
+from mcp.server.mcpserver.exceptions import ResourceError
+from mcp.shared.exceptions import MCPError
+from mcp_types import (
+    INVALID_PARAMS,
+    EmptyResult,
+    SubscribeRequestParams,
+    UnsubscribeRequestParams,
+)
+
+from graphmem.auth import Unauthenticated
+from graphmem.errors import AccessDenied, GraphMemError
+from graphmem.mcp import errors
+from graphmem.mcp.args import PART
+from graphmem.mcp.host import Host, Who
+from graphmem.mcp.review_tools import conflicts_text
+from graphmem.service import guard
+from graphmem.service.guard import Admitted
+from graphmem.service.reads import Listing
+
+FACTS = "graphmem://facts/{user_id}/{agent_id}/{run_id}"
+CONFLICTS = "graphmem://conflicts/{user_id}/{agent_id}/{run_id}"
+_URI = re.compile(r"^graphmem://(facts|conflicts)/([^/]{1,128})/([^/]{1,128})/([^/]{1,128})$")
+_PART = re.compile(PART)
+
+
+@dataclass(frozen=True)
+class ResourceRule:
+    name: str
+    capability: str = "read"
+    reach: str = "space"
+
+
+RULES = {"facts": ResourceRule("read_facts"), "conflicts": ResourceRule("read_conflicts")}
+
+
+def parse(uri: str) -> tuple[str, str]:
+    """(`facts` or `conflicts`, `user/agent/run`) of a resource URI, or ValueError."""
+    found = _URI.match(uri)
+    if found is None or not all(_PART.match(p) for p in found.groups()[1:]):
+        raise ValueError(f"{uri[:300]!r} is not a graphmem resource: use"
+                         " graphmem://facts/USER/AGENT/RUN or graphmem://conflicts/USER/AGENT/RUN")
+    kind, *parts = found.groups()
+    return kind, "/".join(parts)
+
+
+async def admit(host: Host, who: Who, kind: str, raw_space: str) -> Admitted:
+    rule = RULES[kind]
+    try:
+        if who.principal is None and who.refusal:
+            raise Unauthenticated(who.refusal)
+        return guard.admit(who.principal, rule, raw_space)
+    except (AccessDenied, Unauthenticated) as e:
+        await anyio.to_thread.run_sync(guard.deny, host.runtime, host.metrics, who.principal,
+                                       rule.name, raw_space, e, who.request_id, "mcp")
+        raise
+
+
+async def read(ctx: Context[Any, Any], kind: str, raw_space: str) -> str:
+    host: Host = ctx.request_context.lifespan_context
+    who = await host.identify(ctx.request_context.request)
+    rule = RULES[kind]
+    started = time.perf_counter()
+    outcome = "ok"
+    try:
+        admitted = await admit(host, who, kind, raw_space)
+        return await anyio.to_thread.run_sync(_render, admitted, host, kind)
+    except (AccessDenied, Unauthenticated) as e:
+        outcome = ""
+        raise ResourceError(str(e)) from None
+    except Exception as e:
+        outcome = errors.outcome(e)
+        raise ResourceError(errors.message(e, rule.name, who.request_id)) from None
+    finally:
+        if outcome:
+            host.metrics.observe_operation(rule.name, outcome, time.perf_counter() - started)
+
+
+def _render(admitted: Admitted, host: Host, kind: str) -> str:
+    mem = admitted.memory(host.runtime)
+    if kind == "facts":
+        listing = mem.list_memories()
+        return str(Listing(listing.active, listing.flagged, ()))
+    return conflicts_text(mem.conflicts("open"), "open")
+
+
+def register(server: MCPServer[Any]) -> None:
+    @server.resource(FACTS, name="facts", title="Current facts", mime_type="text/plain",
+                     description="The space's active facts (flagged ones marked ⚠); subscribe"
+                                 " to be told when they change.")
+    async def facts(user_id: str, agent_id: str, run_id: str, ctx: Context[Any, Any]) -> str:
+        return await read(ctx, "facts", f"{user_id}/{agent_id}/{run_id}")
+
+    @server.resource(CONFLICTS, name="conflicts", title="Open conflicts",
+                     mime_type="text/plain",
+                     description="The space's open conflicts; subscribe to be told when"
+                                 " they change.")
+    async def conflicts(user_id: str, agent_id: str, run_id: str,
+                        ctx: Context[Any, Any]) -> str:
+        return await read(ctx, "conflicts", f"{user_id}/{agent_id}/{run_id}")
+
+    lowlevel = server._lowlevel_server  # the SDK's MCPServer serves no resources/subscribe
+    lowlevel.add_request_handler("resources/subscribe", SubscribeRequestParams, subscribe)
+    lowlevel.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams,
+                                 unsubscribe)
+
+
+async def _admitted_space(ctx: ServerRequestContext[Any, Any], uri: str) -> tuple[Host, str]:
+    """The space key a subscription to `uri` watches, once the caller may read it; a
+    refusal is an MCP error (`Access denied: …`)."""
+    host: Host = ctx.lifespan_context
+    who = await host.identify(ctx.request)
+    try:
+        kind, raw_space = parse(uri)
+        admitted = await admit(host, who, kind, raw_space)
+    except (ValueError, GraphMemError, Unauthenticated) as e:
+        raise MCPError(INVALID_PARAMS, str(e)) from None
+    assert admitted.space is not None
+    return host, admitted.space.key
+
+
+def connection_of(ctx: ServerRequestContext[Any, Any]) -> tuple[int, Any]:
+    """The connection a request arrived on (its id, and the object whose exit stack runs
+    when it closes), found through the request's session."""
+    connection = getattr(ctx.session, "_connection", None)
+    return id(connection if connection is not None else ctx.session), connection
+
+
+async def subscribe(ctx: ServerRequestContext[Any, Any],
+                    params: SubscribeRequestParams) -> EmptyResult:
+    host, space = await _admitted_space(ctx, str(params.uri))
+    watcher = host.watcher
+    assert watcher is not None
+    key, connection = connection_of(ctx)
+    fresh = not watcher.knows(key)
+    try:
+        await watcher.subscribe(key, ctx.session, str(params.uri), space)
+    except ValueError as e:
+        raise MCPError(INVALID_PARAMS, str(e)) from None
+    exit_stack = getattr(connection, "exit_stack", None)
+    if fresh and exit_stack is not None:
+        exit_stack.callback(watcher.drop_connection, key)
+    return EmptyResult()
+
+
+async def unsubscribe(ctx: ServerRequestContext[Any, Any],
+                      params: UnsubscribeRequestParams) -> EmptyResult:
+    host: Host = ctx.lifespan_context
+    if host.watcher is not None:
+        host.watcher.unsubscribe(connection_of(ctx)[0], str(params.uri))
+    return EmptyResult()
+
+
+async def guard_listen(ctx: ServerRequestContext[Any, Any], call_next: CallNext
+                       ) -> HandlerResult:
+    """`subscriptions/listen` (2026-07-28): each resource URI it names passes the guard,
+    and the watcher polls its space while the stream is open."""
+    if ctx.method != "subscriptions/listen" or ctx.request_id is None:
+        return await call_next(ctx)
+    params = ctx.params or {}
+    wanted = params.get("notifications") if isinstance(params, dict) else None
+    uris = wanted.get("resourceSubscriptions") if isinstance(wanted, dict) else None
+    if not isinstance(uris, list) or not uris:
+        return await call_next(ctx)
+    releases = []
+    try:
+        for uri in uris[:100]:
+            host, space = await _admitted_space(ctx, str(uri))
+            assert host.watcher is not None
+            releases.append(await host.watcher.watch(str(uri), space))
+        return await call_next(ctx)
+    finally:
+        for release in releases:
+            release()
