@@ -63,6 +63,8 @@ def admit(ctx: RequestContext, name: str, raw_space: str | None) -> tuple[Operat
     if not principal.can(op.capability):
         raise AccessDenied(f"{principal.name!r} (role {principal.role}) lacks the"
                            f" {op.capability} capability that {name} needs")
+    if op.reach == "caller":
+        return op, Call(ctx, principal, None)
     if op.reach == "tenant":
         if not principal.tenant_wide:
             raise AccessDenied(f"{name} acts on the whole tenant; {principal.name!r} is limited"

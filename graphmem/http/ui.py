@@ -23,7 +23,6 @@ SOURCE_BUNDLE = Path(__file__).resolve().parents[2] / "ui" / "dist"
 BUILD_HINT = ("make ui", "cd ui && npm ci && npm run build")
 NO_STORE = {"Cache-Control": "no-store"}
 IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
-BROWSER_META = '<meta name="graphmem:neo4j-browser" content="" />'
 
 mimetypes.add_type("text/javascript", ".js")
 mimetypes.add_type("font/ttf", ".ttf")
@@ -38,14 +37,6 @@ def is_public(path: str) -> bool:
 
 def bundle_dir(settings: Settings) -> Path:
     return settings.ui_dir if settings.ui_dir is not None else SOURCE_BUNDLE
-
-
-def neo4j_browser_url(settings: Settings) -> str:
-    """Where the managed Neo4j's Browser is, for the explorer's "open in Neo4j Browser"
-    links; empty with an external Neo4j (graphmem does not know its Browser address)."""
-    if not settings.managed_neo4j:
-        return ""
-    return f"http://127.0.0.1:{settings.neo4j_http_port}/browser/"
 
 
 def not_built(settings: Settings, what: str) -> HTMLResponse:
@@ -71,10 +62,7 @@ def page(settings: Settings, name: str, what: str) -> Response:
     path = bundle_dir(settings) / name
     if not path.is_file():
         return not_built(settings, what)
-    text = path.read_text(encoding="utf-8")
-    url = html.escape(neo4j_browser_url(settings), quote=True)
-    text = text.replace(BROWSER_META, f'<meta name="graphmem:neo4j-browser" content="{url}" />')
-    return HTMLResponse(text, headers={**csp.HEADERS, **NO_STORE})
+    return HTMLResponse(path.read_text(encoding="utf-8"), headers={**csp.HEADERS, **NO_STORE})
 
 
 def asset(settings: Settings, relative: str) -> Response:
