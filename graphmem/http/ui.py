@@ -8,6 +8,7 @@ content hash, so they are cached for good; the pages themselves are never cached
 from __future__ import annotations
 
 import html
+import json
 import mimetypes
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Re
 from starlette.routing import BaseRoute, Route
 
 from graphmem.http import csp
+from graphmem.schema.examples import documents
 from graphmem.settings import Settings
 
 PREFIX = "/ui/"
@@ -23,6 +25,7 @@ SOURCE_BUNDLE = Path(__file__).resolve().parents[2] / "ui" / "dist"
 BUILD_HINT = ("make ui", "cd ui && npm ci && npm run build")
 NO_STORE = {"Cache-Control": "no-store"}
 IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
+EXAMPLES_SLOT = '<script type="application/json" id="graphmem-examples">[]</script>'
 
 mimetypes.add_type("text/javascript", ".js")
 mimetypes.add_type("font/ttf", ".ttf")
@@ -62,7 +65,19 @@ def page(settings: Settings, name: str, what: str) -> Response:
     path = bundle_dir(settings) / name
     if not path.is_file():
         return not_built(settings, what)
-    return HTMLResponse(path.read_text(encoding="utf-8"), headers={**csp.HEADERS, **NO_STORE})
+    text = path.read_text(encoding="utf-8")
+    if EXAMPLES_SLOT in text:
+        text = text.replace(EXAMPLES_SLOT, EXAMPLES_SLOT.replace("[]", _examples()))
+    return HTMLResponse(text, headers={**csp.HEADERS, **NO_STORE})
+
+
+def _examples() -> str:
+    """The example documents (schema/documents, validated against the schema by a test) as
+    a JSON data block GraphiQL opens its tabs with: data, never run, so the CSP holds; every
+    `<`, `>` and `&` is escaped so no text can end the block."""
+    found = [{"name": name, "query": text} for name, text in documents().items()]
+    return (json.dumps(found).replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("&", "\\u0026"))
 
 
 def asset(settings: Settings, relative: str) -> Response:
