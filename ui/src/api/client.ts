@@ -43,7 +43,7 @@ export interface ApiClient {
 
 /** Close codes after which trying again cannot help (a bad request, a key refused). */
 const FINAL_CLOSE = new Set([4400, 4401, 4403, 4406]);
-const PAUSES_MS = [250, 1000, 2000, 4000, 8000];
+const PAUSES_MS = [250, 500, 1000, 2000, 4000];
 
 function endpoints(): { http: string; ws: string } {
   const { protocol, host } = window.location;
