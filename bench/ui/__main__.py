@@ -218,11 +218,12 @@ def report(inbox: list[tuple[float, int]], graph: list[float], sizes: dict[str, 
     calls = max(n for _, n in inbox)
     drawn = statistics.median(graph)
     kb = {k: v / 1024 for k, v in sizes.items()}
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     body = f"""
 Headless Debian Chromium through Playwright, 1280×800, against `graphmem serve` (one worker)
 on loopback; median of {runs} runs after a warm-up run. **The machine (2 cores) was shared
-with other work while this ran** (other engineers' tests and builds), so treat the times as
-upper bounds.
+with other work while this ran** (other engineers' tests and builds; load average {load}
+over 1/5/15 min when the timings ended), so treat the times as upper bounds.
 
 | what | figure | goal |
 | --- | --- | --- |
