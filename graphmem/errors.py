@@ -35,6 +35,11 @@ class InvalidInput(GraphMemError):
     """Input a caller sent is malformed: the message says which field and why."""
 
 
+class AlreadySettled(InvalidInput):
+    """The conflict or pending change was closed by someone else first (a lost race): the
+    message says how it was settled; nothing was changed."""
+
+
 class NotFound(GraphMemError):
     """The id or name asked for does not exist in this space."""
 

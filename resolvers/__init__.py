@@ -15,6 +15,7 @@ from graphmem.resolvers import (
     receipts,
     review,
     streams,
+    viewer,
     writes,
 )
 from graphmem.resolvers.context import RequestContext
@@ -23,5 +24,6 @@ from graphmem.resolvers.registry import OPERATIONS, Operation
 
 __all__ = [
     "OPERATIONS", "Call", "Operation", "RequestContext", "admin", "audit", "entities", "execute",
-    "nodes", "reads", "recall", "receipts", "review", "streams", "subscribe", "writes",
+    "nodes", "reads", "recall", "receipts", "review", "streams", "subscribe", "viewer",
+    "writes",
 ]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from graphmem.auth import Unauthenticated
 from graphmem.errors import (
     AccessDenied,
+    AlreadySettled,
     BudgetExceeded,
     InvalidInput,
     LLMCallFailed,
@@ -22,6 +23,7 @@ from graphmem.errors import (
 UNAUTHENTICATED = "UNAUTHENTICATED"
 FORBIDDEN = "FORBIDDEN"
 BAD_USER_INPUT = "BAD_USER_INPUT"
+ALREADY_SETTLED = "ALREADY_SETTLED"
 NOT_FOUND = "NOT_FOUND"
 RATE_LIMITED = "RATE_LIMITED"
 UNAVAILABLE = "UNAVAILABLE"
@@ -30,6 +32,7 @@ INTERNAL = "INTERNAL"
 _SHOWN: tuple[tuple[type[Exception], str], ...] = (
     (Unauthenticated, UNAUTHENTICATED),
     (AccessDenied, FORBIDDEN),
+    (AlreadySettled, ALREADY_SETTLED),
     (InvalidInput, BAD_USER_INPUT),
     (BudgetExceeded, BAD_USER_INPUT),
     (NotFound, NOT_FOUND),
@@ -44,7 +47,7 @@ _MASKED: tuple[tuple[type[Exception], str], ...] = (
 
 def code_for(error: BaseException | None) -> tuple[str, bool]:
     """(code, whether the message may be shown to the client); masked classes first, as
-    one may refine a shown one."""
+    one may refine a shown one, and among shown ones a subclass before its base."""
     if error is not None:
         for cls, code in _MASKED:
             if isinstance(error, cls):

@@ -12,16 +12,17 @@ from typing import Any, Literal, TypeVar
 
 from graphmem.auth import CAPABILITIES
 
-Reach = Literal["space", "user", "tenant"]
-REACHES: frozenset[str] = frozenset({"space", "user", "tenant"})
+Reach = Literal["space", "user", "tenant", "caller"]
+REACHES: frozenset[str] = frozenset({"space", "user", "tenant", "caller"})
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True)
 class Operation:
     """What an operation reaches: one `space` it names; every space of one `user` it names
-    (the key must hold that whole user); or the caller's whole `tenant` (a key for the whole
-    tenant)."""
+    (the key must hold that whole user); the caller's whole `tenant` (a key for the whole
+    tenant); or only the `caller` itself (its own key and the server it talks to, no memory
+    of any space)."""
 
     name: str
     capability: str
@@ -31,8 +32,9 @@ class Operation:
 
     @property
     def scoped(self) -> bool:
-        """Names a space (or a user's spaces) rather than acting on the whole tenant."""
-        return self.reach != "tenant"
+        """Names a space (or a user's spaces) rather than acting on the whole tenant or on
+        the caller alone."""
+        return self.reach in ("space", "user")
 
 
 OPERATIONS: dict[str, Operation] = {}

@@ -42,8 +42,9 @@ def build_schema(settings: Settings | None = None) -> GraphMemSchema:
 
 
 def paged_fields(schema: GraphMemSchema) -> frozenset[str]:
-    """Names of the fields that take a `first` argument (for the complexity estimate)."""
-    return frozenset(name for t in schema._schema.type_map.values()
+    """`Type.field` for each field that takes a `first` argument (for the complexity
+    estimate: `Query.facts` is a page, `Conflict.facts` is not)."""
+    return frozenset(f"{t.name}.{name}" for t in schema._schema.type_map.values()
                      for name, f in getattr(t, "fields", {}).items()
                      if "first" in getattr(f, "args", {}))
 

@@ -36,6 +36,8 @@ class Measure:
 
 
 NOTHING = Measure(0, 0)
+ROOT = "<root>"  # an operation's own selection: its fields are the root type's
+ROOT_TYPES = ("Query", "Mutation", "Subscription")
 
 
 @dataclass
@@ -116,14 +118,20 @@ class Measurer:
                  cap: int) -> None:
         self.variables = variables
         self.paged = paged
+        self.anywhere = frozenset(_nested_names(paged))
         self.cap = cap
         self.done: dict[str, Measure] = {}
         for name in dependency_order(census.uses):
-            self.done[name] = self.selection(census.fragments[name].selection_set)
+            fragment = census.fragments[name]
+            self.done[name] = self.selection(fragment.selection_set,
+                                             fragment.type_condition.name.value)
 
-    def selection(self, selection_set: SelectionSetNode | None) -> Measure:
+    def selection(self, selection_set: SelectionSetNode | None,
+                  parent: str | None = ROOT) -> Measure:
         """Every field costs 1 plus its multiplier times its selection; introspection
-        fields are free and add no depth; fragments add their measure, not a level."""
+        fields are free and add no depth; fragments add their measure, not a level.
+        `parent` names the type the selection is on when the document says it (an
+        operation's root, a fragment's type condition), else None."""
         if selection_set is None:
             return NOTHING
         depth = cost = 0
@@ -131,24 +139,38 @@ class Measurer:
             if isinstance(node, FieldNode):
                 if node.name.value.startswith("__"):
                     continue
-                inner = self.selection(node.selection_set)
+                inner = self.selection(node.selection_set, None)
                 depth = max(depth, 1 + inner.depth)
-                cost += 1 + min(self.cap, self.multiplier(node) * inner.cost)
+                cost += 1 + min(self.cap, self.multiplier(node, parent) * inner.cost)
             else:
-                inner = self._fragment(node)
+                inner = self._fragment(node, parent)
                 depth = max(depth, inner.depth)
                 cost += inner.cost
             cost = min(cost, self.cap)
         return Measure(depth, cost)
 
-    def _fragment(self, node: object) -> Measure:
+    def _fragment(self, node: object, parent: str | None) -> Measure:
         if isinstance(node, InlineFragmentNode):
-            return self.selection(node.selection_set)
+            condition = node.type_condition
+            return self.selection(node.selection_set,
+                                  parent if condition is None else condition.name.value)
         if isinstance(node, FragmentSpreadNode):
             return self.done.get(node.name.value, NOTHING)
         return NOTHING
 
-    def multiplier(self, node: FieldNode) -> int:
+    def is_paged(self, name: str, parent: str | None) -> bool:
+        """A field taking `first`: `Type.field` in `paged` where the type is known (a field
+        of that name on another type is no page), else any entry of that name that is not
+        a root type's; a bare `field` entry counts on every type."""
+        if name in self.paged:
+            return True
+        if parent == ROOT:
+            return any(f"{root}.{name}" in self.paged for root in ROOT_TYPES)
+        if parent is not None:
+            return f"{parent}.{name}" in self.paged
+        return name in self.anywhere
+
+    def multiplier(self, node: FieldNode, parent: str | None = None) -> int:
         """`first` when given (literally or as an integer variable), else the default page
         for a paged field, else 1; never above the cap."""
         for argument in node.arguments or ():
@@ -162,7 +184,16 @@ class Measurer:
                 given = self.variables.get(value.name.value)
                 if isinstance(given, int) and not isinstance(given, bool):
                     return min(self.cap, max(1, given))
-        return DEFAULT_PAGE if node.name.value in self.paged else 1
+        return DEFAULT_PAGE if self.is_paged(node.name.value, parent) else 1
+
+
+def _nested_names(paged: frozenset[str]) -> Iterator[str]:
+    """Names of paged fields on types other than the roots (those a nested selection, whose
+    type the document does not say, may reach)."""
+    for entry in paged:
+        owner, _, name = entry.rpartition(".")
+        if owner not in ROOT_TYPES:
+            yield name
 
 
 def _selections(selection_set: SelectionSetNode) -> Iterator[Any]:

@@ -1,7 +1,8 @@
 """Query root: reads of one space (named by `space`, in the caller's tenant), of the tenant,
 and of any object by its global id.
 
-The fields are grouped by what they read (query_facts, query_graph); this module adds the
+The fields are grouped by what they read (query_facts, query_graph, query_viewer); this
+module adds the
 audit chain, receipts and Relay's `node`/`nodes`, and holds the time-travel rules once.
 """
 
@@ -24,6 +25,7 @@ from graphmem.schema.graph_types import Entity
 from graphmem.schema.limits import check_limit
 from graphmem.schema.query_facts import FactQueries
 from graphmem.schema.query_graph import GraphQueries
+from graphmem.schema.query_viewer import ViewerQueries
 from graphmem.schema.receipt_types import Receipt, receipt
 from graphmem.schema.relay import Connection, GlobalId, Node, connection, parse_global_id, wants
 from graphmem.schema.scalars import JSON
@@ -43,7 +45,7 @@ after `asOf` counts as open-ended then). Every time needs a timezone."""
 
 
 @strawberry.type(description=TIME_TRAVEL)
-class Query(FactQueries, GraphQueries):
+class Query(FactQueries, GraphQueries, ViewerQueries):
     @field("Any object by its global id (Fact, Conflict, Entity, AuditEntry, Space): null when"
            " it is gone; the id's space passes the guard like any other.")
     async def node(self, info: GraphInfo, id: strawberry.ID) -> Node | None:

@@ -37,6 +37,13 @@ def _statuses(status: Status | None, statuses: list[Status] | None) -> tuple[Sta
     return tuple(dict.fromkeys(statuses)) if statuses is not None else None
 
 
+def _kinds(kinds: list[ConflictKind] | None, exclude: list[ConflictKind] | None
+           ) -> tuple[ConflictKind, ...] | None:
+    if exclude is None:
+        return tuple(kinds) if kinds is not None else None
+    return tuple(k for k in kinds or ConflictKind if k not in exclude)
+
+
 @strawberry.type
 class FactQueries:
     @field("Facts of a space, a keyset page at a time, oldest recorded first. Statuses:"
@@ -77,16 +84,18 @@ class FactQueries:
         return History.from_page(subject, page, as_of)
 
     @field("Conflicts of a space in the order they opened; open ones by default, any when"
-           " status is null. With `asOf`, each has the status it had then.")
+           " status is null. With `asOf`, each has the status it had then. `kinds` keeps"
+           " some kinds, `excludeKinds` leaves some out (an inbox without PENDING proposals).")
     async def conflicts(self, info: GraphInfo, space: SpaceArg,
                         status: ConflictStatus | None = ConflictStatus.OPEN,
                         kinds: list[ConflictKind] | None = None, subject: str | None = None,
                         scope: str | None = None, as_of: AsOf = None, valid_at: ValidAt = None,
                         valid_during: ValidDuring = None, first: First = None,
                         after: After = None, last: Last = None,
-                        before: Before = None) -> Connection[Conflict]:
-        where = ConflictFilter(status, tuple(kinds) if kinds is not None else None, subject,
-                               scope)
+                        before: Before = None,
+                        exclude_kinds: list[ConflictKind] | None = None
+                        ) -> Connection[Conflict]:
+        where = ConflictFilter(status, _kinds(kinds, exclude_kinds), subject, scope)
         page = await run(info, space, where=where, when=when(as_of, valid_at, valid_during),
                          first=first, after=after, last=last, before=before,
                          count=wants(info, "totalCount"))

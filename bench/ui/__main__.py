@@ -6,11 +6,11 @@
 A real `graphmem serve` on loopback over the configured Neo4j and a fresh SQLite store,
 driven by Debian's Chromium (headless, through Playwright; no browser is downloaded):
 
-- the inbox with 200 open conflicts: from the Sign in click until its first page (50 cards)
-  is drawn with the badge at 200, and until every card also shows its facts (one `fact` call
-  each, as the API stands);
-- the graph view with 500 nodes (a two-level tree of 500 relation facts): from the Draw
-  click until Cytoscape has drawn the 501 entities;
+- the inbox with 200 open conflicts: from the Sign in click until its first page (25 cards,
+  each with its facts, read with the page through `Conflict.facts`) is drawn with the badge
+  at 200, and how many GraphQL requests the page sent until then;
+- the graph view with 500 nodes (a two-level tree of 500 relation facts): from the click on
+  the start entity (found by `searchEntities`) until Cytoscape has drawn the 501 entities;
 - the bundle: gzip size of what the explorer's page loads before the graph view, of the
   graph view's chunk, and of GraphiQL's page.
 
@@ -124,15 +124,15 @@ def sign_in(page: Page, base: str, token: str, space: str) -> float:
     return started
 
 
-def inbox_run(page: Page, base: str, token: str) -> tuple[float, float]:
+def inbox_run(page: Page, base: str, token: str) -> tuple[float, int]:
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url) if r.url.endswith("/graphql") else None)
     started = sign_in(page, base, token, "inbox")
-    page.wait_for_function("() => document.querySelectorAll('article.conflict').length >= 50"
+    page.wait_for_function("() => document.querySelectorAll('article.conflict').length >= 25"
+                           " && document.querySelectorAll('article.conflict .fact').length >= 50"
                            " && document.querySelector('[data-testid=count-conflicts]')"
                            "?.textContent === '200'", timeout=120_000)
-    cards = time.perf_counter() - started
-    page.wait_for_function("() => document.querySelectorAll('article.conflict .fact').length"
-                           " >= 100", timeout=300_000)
-    return cards, time.perf_counter() - started
+    return time.perf_counter() - started, len(requests)
 
 
 def graph_run(page: Page, base: str, token: str) -> float:
@@ -140,11 +140,12 @@ def graph_run(page: Page, base: str, token: str) -> float:
     page.get_by_role("heading", name="Conflicts inbox").wait_for()
     page.goto(f"{base}/ui/#graph")
     page.get_by_role("heading", name="Entity graph").wait_for()
-    page.get_by_label("Type").fill("service")
-    page.get_by_label("Name").fill("Hub")
     page.get_by_label("Hops").select_option("2")
+    page.get_by_label("Find an entity").fill("Hub")
+    start = page.get_by_test_id("entity-matches").get_by_role("button", name="Hub (service)")
+    start.wait_for()
     started = time.perf_counter()
-    page.get_by_role("button", name="Draw neighbourhood").click()
+    start.click()
     page.wait_for_function(
         "() => document.querySelectorAll('[data-testid=graph-entities] li').length >= 501"
         " && document.querySelector('.graph-canvas canvas')", timeout=120_000)
@@ -184,7 +185,7 @@ def main(argv: list[str] | None = None) -> None:
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     proc = serve(workdir, db, port)
-    inbox: list[tuple[float, float]] = []
+    inbox: list[tuple[float, int]] = []
     graph: list[float] = []
     try:
         wait_ready(base, proc)
@@ -211,29 +212,31 @@ def main(argv: list[str] | None = None) -> None:
     report(inbox, graph, bundle(), args.runs)
 
 
-def report(inbox: list[tuple[float, float]], graph: list[float], sizes: dict[str, int],
+def report(inbox: list[tuple[float, int]], graph: list[float], sizes: dict[str, int],
            runs: int) -> None:
     cards = statistics.median(c for c, _ in inbox)
-    facts = statistics.median(f for _, f in inbox)
+    calls = max(n for _, n in inbox)
     drawn = statistics.median(graph)
     kb = {k: v / 1024 for k, v in sizes.items()}
+    load = ", ".join(f"{x:.1f}" for x in os.getloadavg())
     body = f"""
 Headless Debian Chromium through Playwright, 1280×800, against `graphmem serve` (one worker)
-on loopback; median of {runs} runs after a warm-up run; the machine (2 cores) was shared with
-other work, so treat the times as upper bounds.
+on loopback; median of {runs} runs after a warm-up run. **The machine (2 cores) was shared
+with other work while this ran** (other engineers' tests and builds; load average {load}
+over 1/5/15 min when the timings ended), so treat the times as upper bounds.
 
 | what | figure | goal |
 | --- | --- | --- |
-| inbox, 200 open conflicts: Sign in → first page (50 cards), badge 200 | {cards:.2f} s | ≤ 1 s |
-| inbox: … → the 50 cards' facts shown (100 `fact` calls) | {facts:.2f} s | |
-| graph, 500 nodes: Draw click → 501 entities drawn by Cytoscape | {drawn:.2f} s | ≤ 2 s |
+| inbox, 200 open conflicts: Sign in → 25 cards with facts, badge 200 | {cards:.2f} s | ≤ 1 s |
+| GraphQL requests the page sent until then (at most, over the runs) | {calls} | |
+| graph, 500 nodes: start entity clicked → 501 entities drawn | {drawn:.2f} s | ≤ 2 s |
 | explorer bundle (what the page loads first), gzip | {kb['explorer']:.0f} KB | ≤ 400 KB |
 | graph view chunk (Cytoscape, loaded with the view), gzip | {kb['graph']:.0f} KB | |
 | GraphiQL page (Monaco editor), gzip | {kb['ide']:.0f} KB | |
 
-The sign-in figure includes checking the key, learning what it may do (three calls) and the
-first list query. The facts of a conflict are one `fact` call each because the API has no
-`Conflict.facts`; with it the second row would collapse into the first.
+The sign-in figure covers the whole start: who the key is, the server, the space's change
+cursor (one request), then the views' reads and the live channels. A page of conflicts comes
+with its facts (`Conflict.facts`, batched by the server), so no call is made per fact.
 """
     write_section("ui", body)
     print(body)

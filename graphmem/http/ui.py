@@ -8,6 +8,7 @@ content hash, so they are cached for good; the pages themselves are never cached
 from __future__ import annotations
 
 import html
+import json
 import mimetypes
 from pathlib import Path
 
@@ -16,6 +17,7 @@ from starlette.responses import FileResponse, HTMLResponse, RedirectResponse, Re
 from starlette.routing import BaseRoute, Route
 
 from graphmem.http import csp
+from graphmem.schema.examples import documents
 from graphmem.settings import Settings
 
 PREFIX = "/ui/"
@@ -23,7 +25,7 @@ SOURCE_BUNDLE = Path(__file__).resolve().parents[2] / "ui" / "dist"
 BUILD_HINT = ("make ui", "cd ui && npm ci && npm run build")
 NO_STORE = {"Cache-Control": "no-store"}
 IMMUTABLE = {"Cache-Control": "public, max-age=31536000, immutable"}
-BROWSER_META = '<meta name="graphmem:neo4j-browser" content="" />'
+EXAMPLES_SLOT = '<script type="application/json" id="graphmem-examples">[]</script>'
 
 mimetypes.add_type("text/javascript", ".js")
 mimetypes.add_type("font/ttf", ".ttf")
@@ -38,14 +40,6 @@ def is_public(path: str) -> bool:
 
 def bundle_dir(settings: Settings) -> Path:
     return settings.ui_dir if settings.ui_dir is not None else SOURCE_BUNDLE
-
-
-def neo4j_browser_url(settings: Settings) -> str:
-    """Where the managed Neo4j's Browser is, for the explorer's "open in Neo4j Browser"
-    links; empty with an external Neo4j (graphmem does not know its Browser address)."""
-    if not settings.managed_neo4j:
-        return ""
-    return f"http://127.0.0.1:{settings.neo4j_http_port}/browser/"
 
 
 def not_built(settings: Settings, what: str) -> HTMLResponse:
@@ -72,9 +66,18 @@ def page(settings: Settings, name: str, what: str) -> Response:
     if not path.is_file():
         return not_built(settings, what)
     text = path.read_text(encoding="utf-8")
-    url = html.escape(neo4j_browser_url(settings), quote=True)
-    text = text.replace(BROWSER_META, f'<meta name="graphmem:neo4j-browser" content="{url}" />')
+    if EXAMPLES_SLOT in text:
+        text = text.replace(EXAMPLES_SLOT, EXAMPLES_SLOT.replace("[]", _examples()))
     return HTMLResponse(text, headers={**csp.HEADERS, **NO_STORE})
+
+
+def _examples() -> str:
+    """The example documents (schema/documents, validated against the schema by a test) as
+    a JSON data block GraphiQL opens its tabs with: data, never run, so the CSP holds; every
+    `<`, `>` and `&` is escaped so no text can end the block."""
+    found = [{"name": name, "query": text} for name, text in documents().items()]
+    return (json.dumps(found).replace("<", "\\u003c").replace(">", "\\u003e")
+            .replace("&", "\\u0026"))
 
 
 def asset(settings: Settings, relative: str) -> Response:

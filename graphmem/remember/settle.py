@@ -13,7 +13,7 @@ from datetime import datetime
 
 from neo4j import ManagedTransaction
 
-from graphmem.errors import InvalidInput, NotFound
+from graphmem.errors import AlreadySettled, NotFound
 from graphmem.graph import spaces
 from graphmem.graph.driver import run
 from graphmem.graph.facts import row_to_fact
@@ -29,6 +29,7 @@ from graphmem.model import (
     Proposal,
     Result,
     SlotState,
+    Status,
 )
 from graphmem.remember import approve
 from graphmem.remember.pipeline import load_states
@@ -84,6 +85,18 @@ def _primary(results: dict[str, Result], winner: Fact | None, conflict: Conflict
                   f"Conflict {conflict.id} closed: nothing held to settle", conflict.id)
 
 
+_SETTLED_AS = {Status.ACTIVE.value: "confirmed", Status.HISTORICAL.value: "rejected"}
+
+
+def _settled_proposal(tx: ManagedTransaction, space: str, fact_id: str | None) -> None:
+    """A proposal whose confirm-gate conflict someone already closed is a lost race, told
+    apart from an id that names no proposal."""
+    rows = run(tx, "conflicts/settled_proposal", id=fact_id, space=space)
+    if rows:
+        how = _SETTLED_AS.get(rows[0]["fact_status"], rows[0]["status"])
+        raise AlreadySettled(f"pending change {fact_id!r} is already {how}")
+
+
 def _slot(tx: ManagedTransaction, space: str, fact: Fact, now: datetime) -> SlotState:
     _, states = load_states(tx, space, (Proposal(fact.subject, fact.value, fact.scope),), now)
     return states[(fact.subject, fact.scope)]
@@ -96,6 +109,7 @@ def _open_conflict(tx: ManagedTransaction, space: str, req: Settlement
         rows = run(tx, "conflicts/for_fact", id=req.fact_id, space=space)
         pending = [r for r in rows if r["conflict"]["kind"] == ConflictKind.PENDING.value]
         if not pending:
+            _settled_proposal(tx, space, req.fact_id)
             raise NotFound(f"no pending proposal {req.fact_id!r} in this space")
         conflict_id = pending[0]["conflict"]["id"]
     rows = plain(tx, "conflicts/get", id=conflict_id, space=space)
@@ -103,6 +117,6 @@ def _open_conflict(tx: ManagedTransaction, space: str, req: Settlement
         raise NotFound(f"no conflict {conflict_id!r} in this space")
     found = ConflictNode.inflate(rows[0]["conflict"])
     if found.status != ConflictStatus.OPEN.value:
-        raise InvalidInput(f"conflict {conflict_id!r} is already {found.status}")
+        raise AlreadySettled(f"conflict {conflict_id!r} is already {found.status}")
     involved = [row_to_fact(f) for f in rows[0]["facts"]]
     return found.conflict([f.id for f in involved]), involved

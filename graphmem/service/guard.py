@@ -72,6 +72,8 @@ def admit(principal: Principal | None, rule: Rule, raw_space: str | None) -> Adm
     if not principal.can(rule.capability):
         raise AccessDenied(f"{principal.name!r} (role {principal.role}) lacks the"
                            f" {rule.capability} capability that {name} needs")
+    if rule.reach == "caller":  # about the caller itself (viewer): no space, no tenant reach
+        return Admitted(principal, None)
     if rule.reach == "tenant":
         if not principal.tenant_wide:
             raise AccessDenied(f"{name} acts on the whole tenant; {principal.name!r} is limited"

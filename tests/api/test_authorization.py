@@ -95,11 +95,16 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     # $s is a global id naming a fact of the space (see `variables`)
     "node": ("read", "query($s: ID!) { node(id: $s) { id } }"),
     "nodes": ("read", "query($s: ID!) { nodes(ids: [$s]) { id } }"),
+    "changeCursor": ("read", "query($s: String!) { changeCursor(space: $s) }"),
+    "viewer": ("read", "query { viewer { name role capabilities allowedSpaces } }"),
+    "serverInfo": ("read", "query { serverInfo { version } }"),
 }
 # no space argument: the caller's tenant
 TENANT_WIDE = {"auditLog", "verifyAudit", "exportPublicKey", "receipt", "verifyReceipt",
                "spaces", "auditEntries"}
 BY_ID = {"node", "nodes"}
+# about the caller itself: no space or tenant to be out of
+CALLER = {"viewer", "serverInfo"}
 SUBSCRIPTIONS = {"factChanged", "conflictOpened", "conflictClosed", "pendingChanged"}
 CASES = ["own space", "other space", "other tenant"]
 
@@ -137,9 +142,11 @@ def _call(api: Api, role: str, case: str, tenant: str, other: str) -> dict[str, 
         token = wide if case == "other tenant" or (
             name in TENANT_WIDE | {"eraseTenant"} and case == "own space") else scoped
         # a tenant-wide operation names no space: it cannot reach another tenant at all
-        in_scope = case == "own space" or (name in TENANT_WIDE and case == "other tenant")
+        in_scope = (case == "own space" or name in CALLER
+                    or (name in TENANT_WIDE and case == "other tenant"))
         expected = "allowed" if capability in ROLE_CAPABILITIES[role] and in_scope else "denied"
-        variables = {} if name in TENANT_WIDE else {"s": named.get(name, named["space"])}
+        variables = {} if name in TENANT_WIDE | CALLER else {
+            "s": named.get(name, named["space"])}
         if name in BY_ID:  # the space a global id names, in the key's tenant unless another
             space = variables["s"] if variables["s"].count("/") == 3 else (
                 f"{tenant}/{variables['s']}")

@@ -20,7 +20,15 @@ from urllib.parse import urlsplit
 import httpx
 import pytest
 import uvicorn
-from playwright.sync_api import Browser, BrowserContext, ConsoleMessage, Dialog, Page, Route
+from playwright.sync_api import (
+    Browser,
+    BrowserContext,
+    ConsoleMessage,
+    Dialog,
+    Page,
+    Route,
+    WebSocketRoute,
+)
 
 from graphmem.auth import KeyStore
 from graphmem.http.app import create_app
@@ -61,6 +69,12 @@ class Server:
     def key(self, role: str, tenant: str | None = None,
             spaces: tuple[str, ...] | None = None) -> str:
         return self.keys.create(tenant or new_tenant(), role, spaces).token
+
+    def flush_audit(self) -> None:
+        """Write the audit rows the server has queued (appends are asynchronous)."""
+        flush = getattr(self.server.config.app.state.runtime.mirror, "flush", None)
+        if flush is not None:
+            flush()
 
     def gql(self, token: str, query: str, variables: dict[str, Any] | None = None
             ) -> dict[str, Any]:
@@ -173,6 +187,62 @@ def open_page(browser: Browser, server: Server, size: str = "wide"
     page.on("pageerror", watch.on_page_error)
     page.on("dialog", watch.on_dialog)
     return context, page, watch
+
+
+@dataclass
+class SocketGate:
+    """The page's WebSockets to the server, passed through Playwright so a test can hold the
+    server's events back from the page, cut the connection and refuse new ones (a server out
+    of reach), and read what the page subscribed with. Nothing is faked: every message that
+    passes is the real server's."""
+
+    host: str
+    hold: bool = False
+    down: bool = False
+    held: list[str] = field(default_factory=list)
+    subscribed: list[dict[str, Any]] = field(default_factory=list)
+    open: list[WebSocketRoute] = field(default_factory=list)
+
+    def attach(self, page: Page) -> SocketGate:
+        page.route_web_socket(lambda url: urlsplit(url).netloc == self.host, self.route)
+        return self
+
+    def route(self, ws: WebSocketRoute) -> None:
+        if self.down:
+            ws.close(code=1001, reason="the server is out of reach")
+            return
+        server = ws.connect_to_server()
+        self.open.append(ws)
+
+        def from_page(message: str | bytes) -> None:
+            parsed = json.loads(message)
+            if parsed.get("type") == "subscribe":
+                self.subscribed.append(parsed["payload"])
+            server.send(message)
+
+        def from_server(message: str | bytes) -> None:
+            if self.hold and json.loads(message).get("type") == "next":
+                self.held.append(str(message))
+                return
+            ws.send(message)
+
+        ws.on_message(from_page)
+        server.on_message(from_server)
+
+    def cut(self) -> None:
+        """Close every open socket and refuse new ones until `restore`."""
+        self.down = True
+        for ws in self.open:
+            ws.close(code=1001, reason="connection lost")
+        self.open.clear()
+
+    def restore(self) -> None:
+        self.down = False
+
+    def subscriptions(self, field_name: str) -> list[dict[str, Any]]:
+        """The variables of each subscribe message for one root field, in order sent."""
+        return [p.get("variables") or {} for p in self.subscribed
+                if f"{field_name}(" in p.get("query", "")]
 
 
 def axe_scan(page: Page) -> list[dict[str, Any]]:

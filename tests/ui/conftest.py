@@ -8,7 +8,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Playwright, sync_playwright
+from playwright.sync_api import Browser, Playwright, expect, sync_playwright
 from pydantic import SecretStr
 
 from graphmem.auth import KeyStore
@@ -18,6 +18,9 @@ from graphmem.settings import Settings
 from support.ui_support import BUNDLE, CHROMIUM, CHROMIUM_ARGS, Server, start
 
 PEPPER = SecretStr("ui-test-pepper-" + "0" * 40)
+# Every check waits for rendered state; on a loaded two-core machine a page may take a while
+# to get there (a reconnect waits up to four seconds between tries), so the wait is generous.
+expect.set_options(timeout=20_000)
 OFFLINE_EMBEDDER = {"embedding_base_url": "http://127.0.0.1:9/v1", "llm_max_retries": 0}
 
 

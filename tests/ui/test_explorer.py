@@ -1,6 +1,7 @@
 """The memory explorer in Chromium against the real server: sign-in, what each role sees,
-live updates, time travel, the entity graph, hostile values, accessibility and both screen
-sizes. Every test fences the network to the server and fails on a console error."""
+the tenant's spaces, live updates (and their resumption after a lost connection), lost
+races, both time controls, paging, the entity graph, hostile values, accessibility and both
+screen sizes. Every test fences the network to the server and fails on a console error."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from playwright.sync_api import Browser, Page, expect
 
 from support.ui_support import (
     Server,
+    SocketGate,
     axe_scan,
     new_tenant,
     open_page,
@@ -73,10 +75,10 @@ def test_sign_in_shows_what_the_key_may_do_and_keeps_the_key_out_of_urls(
         context.close()
 
 
-AUDIT = """query { auditLog(limit: 50) { caller operation outcome space } }"""
+AUDIT = """query { auditLog(limit: 100) { caller operation outcome space } }"""
 
 
-def test_learning_what_a_key_may_do_runs_nothing_and_records_only_denials(
+def test_signing_in_reads_who_the_key_is_and_records_no_denial(
         browser: Browser, server: Server) -> None:
     tenant = new_tenant()
     admin = server.key("admin", tenant)
@@ -84,13 +86,49 @@ def test_learning_what_a_key_may_do_runs_nothing_and_records_only_denials(
     try:
         for role in ("admin", "reader"):
             sign_in(page, server, server.key(role, tenant), "probe")
+            expect(page.locator(".who")).to_contain_text(f"({role} of {tenant}, every space)")
             page.get_by_role("button", name="Sign out").click()
+        limited = server.key("writer", tenant, ("probe", "ana/bot"))
+        sign_in(page, server, limited, "probe")
+        expect(page.locator(".who")).to_contain_text("(writer of")
+        expect(page.locator(".who")).to_contain_text("probe, ana/bot)")
+        expect(page.locator(".who strong")).to_have_text("read, write")
+        offered = page.locator(".space-picker datalist option")
+        assert {"probe", "ana/bot"} <= set(offered.evaluate_all("els => els.map(e => e.value)"))
+        expect(page.get_by_text("Spaces of this tenant")).to_have_count(0)  # tenant-wide only
+        server.flush_audit()
         rows = server.gql(admin, AUDIT)["auditLog"]
-        probes = [r for r in rows if r["operation"] in ("dismissConflict", "createEntity")]
-        assert sorted((r["operation"], r["outcome"]) for r in probes) == [
-            ("createEntity", "denied"), ("dismissConflict", "denied")]
+        assert [r for r in rows if r["outcome"] == "denied"] == []
         entities = server.gql(admin, 'query { entities(space: "probe") { totalCount } }')
         assert entities["entities"]["totalCount"] == 0
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_the_space_picker_lists_the_tenants_spaces_with_counts(browser: Browser,
+                                                               server: Server) -> None:
+    tenant = new_tenant()
+    writer = server.key("writer", tenant)
+    remember(server, writer, "ana", [{"subject": "a", "value": "1"}])
+    remember(server, writer, "bob/bot", [{"subject": "a", "value": "1"},
+                                         {"subject": "b", "value": "2"}])
+    seed_conflict(server, writer, "bob/bot")
+    context, page, watch = open_page(browser, server)
+    try:
+        sign_in(page, server, writer, "ana")
+        expect(page.locator(".counts")).to_contain_text(f"{tenant}/ana/default/default")
+        page.get_by_text("Spaces of this tenant (2)").click()
+        rows = page.get_by_role("region", name="Spaces of this tenant").locator("tbody tr")
+        expect(rows.filter(has_text="ana/default/default")).to_contain_text("1")
+        bob = rows.filter(has_text="bob/bot/default")
+        expect(bob.locator("td").nth(0)).to_have_text("3")  # a, b and the CRM's database
+        expect(bob.locator("td").nth(1)).to_have_text("1")  # one open conflict
+        screenshot(page, "spaces", "picker")
+        bob.get_by_role("button").click()
+        expect(page.locator(".counts")).to_contain_text(f"{tenant}/bob/bot/default")
+        expect(page.get_by_test_id("count-conflicts")).to_have_text("1")
+        expect(page.locator("article.conflict")).to_have_count(1)
         watch.assert_clean()
     finally:
         context.close()
@@ -121,7 +159,7 @@ def test_a_reader_sees_no_resolve_or_confirm_buttons(browser: Browser, server: S
     context, page, watch = open_page(browser, server)
     try:
         sign_in(page, server, server.key("reader", tenant), "ana")
-        expect(page.locator(".who")).to_have_text("This key may: read")
+        expect(page.locator(".who strong")).to_have_text("read")
         expect(page.locator("article.conflict")).to_have_count(1)
         expect(page.locator("article.conflict")).to_contain_text("MySQL")
         expect(page.get_by_role("button", name="Resolve")).to_have_count(0)
@@ -151,15 +189,17 @@ def test_resolving_in_one_page_drops_the_badge_in_another(browser: Browser,
         sign_in(page_b, server, server.key("reader", tenant), "ops")
         badge = page_b.get_by_test_id("count-conflicts")
         expect(badge).to_have_text("1")
-        expect(page_b.locator(".live")).to_contain_text("Live")
+        expect(page_b.locator(".live")).to_have_attribute("data-state", "live")
         card = page_a.locator("article.conflict")
         card.get_by_role("radio").first.check()
         card.get_by_label("Note").fill("the CRM is the record")
         card.get_by_role("button", name="Resolve").click()
         expect(page_a.get_by_role("status").filter(has_text="Conflict resolved. Stored: [")
                ).to_be_visible()
-        expect(badge).to_have_text("0", timeout=15_000)
+        expect(badge).to_have_text("0")
         expect(page_b.locator("article.conflict")).to_have_count(0)
+        expect(page_b.get_by_test_id("last-change")).to_contain_text("resolved")
+        screenshot(page_b, "live_badge", "after_resolve_elsewhere")
         watch_a.assert_clean()
         watch_b.assert_clean()
     finally:
@@ -167,27 +207,72 @@ def test_resolving_in_one_page_drops_the_badge_in_another(browser: Browser,
         ctx_b.close()
 
 
+def test_live_updates_resume_after_a_lost_connection_missing_nothing(
+        browser: Browser, server: Server) -> None:
+    """The connection drops, a conflict opens while the page cannot hear, the connection
+    comes back: the page subscribes again after the last event it had, and the server
+    replays what it missed."""
+    tenant = new_tenant()
+    writer = server.key("writer", tenant)
+    context, page, watch = open_page(browser, server)
+    gate = SocketGate(server.host).attach(page)
+    try:
+        sign_in(page, server, writer, "net")
+        live = page.locator(".live")
+        expect(live).to_have_attribute("data-state", "live")
+        badge = page.get_by_test_id("count-conflicts")
+        expect(badge).to_have_text("0")
+        remember(server, writer, "net", [{"subject": "database", "value": "Postgres",
+                                          "confidence": 0.95}], source="crm")
+        expect(page.get_by_test_id("last-change")).to_contain_text("database = Postgres")
+        first = gate.subscriptions("factChanged")
+        assert len(first) == 1 and first[0]["after"], first  # from the cursor read at sign-in
+        gate.cut()
+        expect(live).to_have_attribute("data-state", "reconnecting")
+        seed_conflict(server, writer, "net")  # Postgres again (a DEDUP), then a weak MySQL
+        expect(badge).to_have_text("0")  # nothing reached the page while it was cut off
+        gate.restore()
+        expect(live).to_have_attribute("data-state", "live")
+        expect(badge).to_have_text("1")
+        expect(page.locator("article.conflict")).to_contain_text("MySQL")
+        again = gate.subscriptions("factChanged")[-1]
+        assert again["after"] != first[0]["after"], "it resumes after the event it had"
+        screenshot(page, "live_resume", "after_reconnect")
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
 def test_an_action_that_lost_a_race_says_so(browser: Browser, server: Server,
                                             serve_ui: Callable[..., Server],
                                             ui_bundle: Path) -> None:
-    """Another worker (a second server on the same stores, whose events this page does not
-    hear) settles the conflict first; the page's own attempt then says what happened."""
+    """Another worker (a second server on the same stores) settles the conflict first while
+    the page has not heard of it yet (its events are held back); the page's own attempt then
+    says what happened, and the list is read again."""
     other = serve_ui(ui_dir=ui_bundle, slot_schema="preset:finance", rate_per_min=999_999)
     tenant = new_tenant()
     approver = server.key("approver", tenant)
     seed_conflict(server, approver, "race")
     context, page, watch = open_page(browser, server)
+    gate = SocketGate(server.host).attach(page)
     try:
         sign_in(page, server, approver, "race")
         card = page.locator("article.conflict")
         expect(card).to_have_count(1)
-        conflict = server.gql(approver, 'query { conflicts(space: "race") { edges { node {'
-                                        " id } } } }")["conflicts"]["edges"][0]["node"]["id"]
+        expect(page.locator(".live")).to_have_attribute("data-state", "live")
+        gate.hold = True
+        conflict = server.gql(approver, 'query { conflicts(space: "race") { nodes {'
+                                        " conflictId } } }")["conflicts"]["nodes"][0]
         other.gql(approver, "mutation($c: ID!) { dismissConflict(space: \"race\","
-                             " conflictId: $c, note: \"elsewhere\") { message } }", {"c": conflict})
+                            " conflictId: $c, note: \"elsewhere\") { message } }",
+                  {"c": conflict["conflictId"]})
         card.get_by_role("button", name="Dismiss (both stay valid)").click()
-        expect(page.get_by_role("alert")).to_contain_text("Someone else acted first")
-        expect(page.get_by_role("alert")).to_contain_text("already dismissed")
+        alert = page.get_by_role("alert")
+        expect(alert).to_contain_text("Someone else acted first")
+        expect(alert).to_contain_text("is already dismissed")
+        expect(card).to_have_count(0)  # read again, although no event reached the page
+        expect(page.get_by_test_id("count-conflicts")).to_have_text("0")
+        assert gate.held, "the other worker's change did reach the server's feed"
         watch.assert_clean()
     finally:
         context.close()
@@ -200,23 +285,38 @@ def test_confirm_and_reject_pending_changes(browser: Browser, server: Server) ->
     context, page, watch = open_page(browser, server)
     try:
         sign_in(page, server, approver, "pay")
+        expect(page.get_by_test_id("count-pending")).to_have_text("1")
         open_view(page, "Pending approvals", "Pending approvals")
         proposal = page.locator("article").filter(has_text="Visa ending 4242")
+        expect(proposal.locator(".side-by-side > div").nth(1)).to_contain_text(
+            "Amex ending 0005")  # what it would replace, read with the page
+        screenshot(page, "pending", "proposal")
         proposal.get_by_role("button", name="Confirm").click()
         expect(page.get_by_role("status").filter(
             has_text="Change confirmed. Stored: [SUPERSEDE] payment_method = Visa ending 4242"
         )).to_be_visible()
         expect(page.locator("article")).to_have_count(0)
+        expect(page.get_by_test_id("count-pending")).to_have_text("0")
         seed_pending(server, approver, "pay", "ACH", current="Visa ending 4242")
         proposal = page.locator("article").filter(has_text="ACH")
         expect(proposal).to_contain_text("Would replace")
-        expect(proposal).to_contain_text("Visa ending 4242")
+        expect(proposal.locator(".side-by-side > div").nth(1)).to_contain_text(
+            "Visa ending 4242")
         proposal.get_by_role("button", name="Reject").click()
+        expect(page.get_by_role("status").filter(has_text="Rejected: ")).to_be_visible()
         expect(page.locator("article")).to_have_count(0)
         open_view(page, "Facts", "Facts")
         rows = page.locator(".fact-row")
         expect(rows.filter(has_text="payment_method")).to_contain_text("Visa ending 4242")
         expect(rows.filter(has_text="ACH")).to_have_count(0)
+        page.get_by_label("Status").select_option(label="Any status")
+        page.get_by_label("Search").fill("ach")  # the server's search, case ignored
+        expect(rows).to_have_count(1)
+        expect(rows.first).to_contain_text("ACH")
+        expect(rows.first).to_contain_text("HISTORICAL")
+        page.get_by_label("Search").fill("ending")
+        expect(rows).to_have_count(2)
+        expect(rows.filter(has_text="Amex ending 0005")).to_contain_text("SUPERSEDED")
         watch.assert_clean()
     finally:
         context.close()
@@ -247,17 +347,83 @@ def test_the_time_slider_shows_the_superseded_value_at_an_earlier_as_of(
         clock.get_by_label("At").fill(
             (earlier.replace(microsecond=0) + timedelta(seconds=1)).isoformat())
         expect(rows.first).to_contain_text("Redux")
+        expect(rows.first).to_contain_text("ACTIVE")
+        expect(page.locator(".counts")).to_contain_text("1 active")
         screenshot(page, "time_travel", "facts_as_of")
-        clock.get_by_role("button", name="Now").click()
-        expect(rows.first).to_contain_text("Zustand")
         rows.first.get_by_role("link", name="Timeline of state").click()
         expect(page.get_by_role("heading", name="Timeline", exact=True)).to_be_visible()
+        versions = page.locator(".timeline > li.version")
+        expect(versions).to_have_count(1)  # as memory held it then: one version, current
+        expect(versions.first).to_contain_text("Redux")
+        expect(versions.first).not_to_contain_text("superseded by")
+        clock.get_by_role("button", name="Now").click()
         expect(page.get_by_label("Subject")).to_have_value("state")
-        versions = page.locator(".timeline > li")
         expect(versions).to_have_count(2)
         expect(versions.nth(0)).to_contain_text("Redux")
         expect(versions.nth(0)).to_contain_text("SUPERSEDED")
-        expect(versions.nth(1)).to_contain_text("supersedes")
+        expect(versions.nth(0)).to_contain_text(f"superseded by #{second[0]['factId'][:8]}")
+        expect(versions.nth(1)).to_contain_text(f"supersedes #{first[0]['factId'][:8]}")
+        screenshot(page, "time_travel", "timeline_now")
+        open_view(page, "Facts", "Facts")
+        expect(rows).to_have_count(1)
+        expect(rows.first).to_contain_text("Zustand")
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_the_world_time_control_shows_what_was_true_then(browser: Browser,
+                                                         server: Server) -> None:
+    tenant = new_tenant()
+    writer = server.key("writer", tenant)
+    remember(server, writer, "w", [
+        {"subject": "office", "value": "Berlin", "validFrom": "2020-01-01T00:00:00+00:00",
+         "validTo": "2021-01-01T00:00:00+00:00"},
+        {"subject": "team", "value": "Core", "validFrom": "2022-01-01T00:00:00+00:00"}])
+    context, page, watch = open_page(browser, server)
+    try:
+        sign_in(page, server, writer, "w")
+        open_view(page, "Facts", "Facts")
+        rows = page.locator(".fact-row")
+        expect(rows).to_have_count(2)
+        world = page.get_by_role("group", name="True in the world at")
+        world.get_by_label("At", exact=True).fill("2020-06-01T12:00:00")
+        expect(rows).to_have_count(1)
+        expect(rows.first).to_contain_text("Berlin")
+        expect(page.get_by_test_id("facts-total")).to_contain_text("true at")
+        world.get_by_label("At", exact=True).fill("2023-06-01T12:00:00")
+        expect(rows).to_have_count(1)
+        expect(rows.first).to_contain_text("Core")
+        open_view(page, "Timeline", "Timeline")
+        page.get_by_label("Subject").fill("office")
+        page.get_by_role("button", name="Show timeline").click()
+        expect(page.get_by_role("status").filter(has_text="No version of this subject at that"
+                                                 " time")).to_be_visible()
+        world.get_by_role("button", name="Now").click()
+        expect(page.locator(".timeline > li.version")).to_have_count(1)
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_the_facts_list_pages_by_cursor(browser: Browser, server: Server) -> None:
+    tenant = new_tenant()
+    writer = server.key("writer", tenant)
+    remember(server, writer, "p", [{"subject": f"setting_{i:03}", "value": f"value {i}"}
+                                   for i in range(60)])
+    context, page, watch = open_page(browser, server)
+    try:
+        sign_in(page, server, writer, "p")
+        open_view(page, "Facts", "Facts")
+        rows = page.locator(".fact-row")
+        expect(page.get_by_test_id("facts-total")).to_contain_text("60 facts")
+        expect(rows).to_have_count(50)
+        remember(server, writer, "p", [{"subject": "setting_new", "value": "late"}])
+        page.get_by_role("button", name="Show more facts").click()
+        expect(rows).to_have_count(61)  # the next page starts where the first ended
+        subjects = rows.locator(".subject").all_inner_texts()
+        assert len(set(subjects)) == 61, "no fact repeated"
+        expect(page.get_by_role("button", name="Show more facts")).to_have_count(0)
         watch.assert_clean()
     finally:
         context.close()
@@ -277,10 +443,10 @@ def test_the_entity_graph_draws_a_three_hop_neighbourhood(browser: Browser,
     try:
         sign_in(page, server, writer, "g")
         open_view(page, "Entity graph", "Entity graph")
-        page.get_by_label("Type").fill("service")
-        page.get_by_label("Name").fill("Billing")
         page.get_by_label("Hops").select_option("3")
-        page.get_by_role("button", name="Draw neighbourhood").click()
+        page.get_by_label("Find an entity").fill("bill")
+        page.get_by_test_id("entity-matches").get_by_role("button",
+                                                          name="Billing (service)").click()
         entities = page.get_by_test_id("graph-entities").locator("li")
         edges = page.get_by_test_id("graph-edges").locator("li")
         expect(entities).to_have_count(4)
@@ -293,6 +459,11 @@ def test_the_entity_graph_draws_a_three_hop_neighbourhood(browser: Browser,
             "service:ledger>person:ana"]
         expect(page.locator(".graph-canvas canvas").first).to_be_attached()
         screenshot(page, "entity_graph", "three_hops")
+        page.get_by_label("Hops").select_option("1")  # drawn again at once
+        expect(entities).to_have_count(2)
+        page.get_by_role("button", name="Expand Auth").click()
+        expect(entities).to_have_count(3)
+        assert "service:ledger" in entities.evaluate_all("els => els.map(e => e.dataset.key)")
         watch.assert_clean()
     finally:
         context.close()

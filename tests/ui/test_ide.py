@@ -11,6 +11,7 @@ import httpx
 from playwright.sync_api import Browser, Page, expect
 
 from graphmem.http import csp
+from graphmem.schema.examples import documents
 
 from support.ui_support import Server, open_page, screenshot
 
@@ -38,9 +39,9 @@ def test_graphiql_runs_a_query_with_every_other_host_blocked(browser: Browser,
         page.get_by_label("API key").fill(token)
         page.get_by_role("button", name="Open GraphiQL").click()
         tabs = page.locator(".graphiql-tab")
-        expect(tabs).to_have_count(5, timeout=30_000)
+        expect(tabs).to_have_count(len(documents()), timeout=30_000)
         page.get_by_role("button", name="New tab").click()
-        expect(tabs).to_have_count(6)
+        expect(tabs).to_have_count(len(documents()) + 1)
         expect(tabs.last).to_have_class(re.compile("graphiql-tab-active"))
         replace_query(page, "{ __typename")
         # the editor's own shortcut: Monaco's completion list can reopen over the toolbar
@@ -62,16 +63,18 @@ def test_graphiql_runs_a_query_with_every_other_host_blocked(browser: Browser,
 
 def test_the_ide_opens_with_an_example_per_main_feature(browser: Browser,
                                                         server: Server) -> None:
+    """The tabs are schema/documents, which a test validates against the schema."""
     context, page, watch = open_page(browser, server)
     try:
         page.goto(f"{server.base}/graphql")
         page.get_by_label("API key").fill(server.key("reader"))
         page.get_by_role("button", name="Open GraphiQL").click()
         tabs = page.locator(".graphiql-tab")
-        expect(tabs).to_have_count(5, timeout=30_000)
+        expect(tabs).to_have_count(len(documents()), timeout=30_000)
         names = " ".join(tabs.all_inner_texts())
-        for operation in ("RememberFacts", "FactsAsOf", "History", "RecallRelated",
-                          "ConflictsInbox"):
+        for operation in ("RememberFacts", "FactsAsOf", "Timeline", "ConflictsInbox",
+                          "PendingChanges", "Entities", "RecallRelated", "Spaces", "FactChanged",
+                          "Audit"):
             assert operation in names
         watch.assert_clean()
     finally:
@@ -86,7 +89,10 @@ def test_the_ide_page_and_the_ui_carry_the_content_security_policy(server: Serve
         assert page.headers["content-security-policy"] == csp.POLICY
         assert page.headers["x-frame-options"] == "DENY"
         assert "unpkg" not in page.text and "cdn" not in page.text.lower()
-    scripts = [line for line in ide.text.splitlines() if "<script" in line]
+    tags = [line for line in ide.text.splitlines() if "<script" in line]
+    data = [t for t in tags if 'type="application/json"' in t]  # a data block, never run
+    assert len(data) == 1 and data[0].count("</script>") == 1
+    scripts = [t for t in tags if t not in data]
     assert scripts and all('src="/ui/assets/' in line for line in scripts)
     asset = scripts[0].split('src="')[1].split('"')[0]
     served = httpx.get(server.base + asset)

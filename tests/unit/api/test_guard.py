@@ -71,7 +71,17 @@ def test_a_tenant_wide_operation_needs_an_unrestricted_key_of_that_tenant() -> N
     assert call.space is None
 
 
-def test_an_operation_reaches_a_space_a_user_or_the_tenant_only() -> None:
-    assert {op.reach for op in OPERATIONS.values()} <= {"space", "user", "tenant"}
+def test_an_operation_reaches_a_space_a_user_the_tenant_or_the_caller_only() -> None:
+    assert {op.reach for op in OPERATIONS.values()} <= {"space", "user", "tenant", "caller"}
     with pytest.raises(ValueError, match="unknown reach"):
         operation("y", "read", reach="world")  # type: ignore[arg-type]
+
+
+def test_what_reaches_only_the_caller_names_no_space_and_reads_no_memory() -> None:
+    assert {name for name, op in OPERATIONS.items() if op.reach == "caller"} == {
+        "viewer", "serverInfo"}
+    scoped = Principal("i", "n", "t", "reader", ("alice",))
+    _, call = admit(context(scoped), "viewer", None)
+    assert call.space is None and call.principal is scoped
+    with pytest.raises(Unauthenticated):
+        admit(context(None), "serverInfo", None)

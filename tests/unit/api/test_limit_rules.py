@@ -55,6 +55,28 @@ def test_the_cost_multiplies_paged_selections() -> None:
     assert cost("{ __schema { types { name } } }") == 0
 
 
+def test_a_field_named_like_a_page_on_another_type_is_no_page() -> None:
+    def measured(query: str, *extra: str) -> int:
+        census = Census.of(parse(query))
+        paged = frozenset({"Query.facts", "Query.conflicts", *extra})
+        return Measurer(census, {}, paged, cap=10**9).selection(
+            census.operations[0].selection_set).cost
+
+    # Conflict.facts takes no `first`: a page of 10 conflicts costs 10 times its selection
+    assert measured("{ conflicts(first: 10) { nodes { facts { value } } } }") == 1 + 10 * 3
+    assert measured("{ facts { nodes { value } } }") == 1 + 50 * 2
+    assert measured("query Q { ...R } fragment R on Query { facts { nodes { value } } }"
+                    ) == 1 + 50 * 2
+    assert measured("{ conflicts(first: 2) { nodes { ...C } } } fragment C on Conflict"
+                    " { facts { value } }") == 1 + 2 * 3
+    # a page of that name on a type below the root: a nested selection, whose type the
+    # document does not say, counts as that page; a fragment naming another type does not
+    assert measured("{ conflicts(first: 2) { nodes { facts { value } } } }",
+                    "Space.facts") == 1 + 2 * (1 + 1 + 50)
+    assert measured("{ conflicts(first: 2) { nodes { ...C } } } fragment C on Conflict"
+                    " { facts { value } }", "Space.facts") == 1 + 2 * 3
+
+
 def test_depth_and_aliases_are_measured_through_fragments() -> None:
     limits = Limits(depth=3, aliases=1, cost=1000, paged=frozenset({"facts"}), fragments=10,
                     spreads=10)

@@ -1,25 +1,28 @@
 /**
- * The normalised cache. Facts and conflicts are entities (keyed by id); the API's other
- * types have no identity of their own and are kept inside the result that holds them.
- * A write, a review action or a live event invalidates the reads it can change, so every
- * view that shows them fetches again.
+ * The cache: results are kept per query field and its arguments, and a write, a review
+ * action or a live event invalidates the reads it can change, so every view that shows them
+ * fetches again. Objects are kept inside the result that read them, facts and conflicts
+ * included: the same fact read "as of" an earlier time has another status and value under
+ * the same id, so normalising by id would let one view's past overwrite another's present.
  */
 import { cacheExchange, type Cache, type KeyingConfig } from '@urql/exchange-graphcache';
 
 const EMBEDDED = [
-  'ActCheckResult', 'AuditEntry', 'AuditReport', 'ChangeResult', 'ConflictClaim',
-  'ConflictConnection', 'ConflictEdge', 'ConflictOpenedEvent', 'Entity', 'EntityAttribute',
-  'EntityConnection', 'EntityEdge', 'EntityLink', 'EntityView', 'FactChangedEvent',
-  'FactConnection', 'FactEdge', 'History', 'HistoryEntry', 'OpenConflict', 'PageInfo',
-  'Policy', 'PolicyResult', 'RecallResult', 'RecalledFact', 'ReceiptVerdict', 'RelatedEdge',
-  'RelatedPath', 'RelatedResult', 'RememberResult', 'SourceRank', 'SpaceStats',
+  'AuditEntry', 'AuditEntryConnection', 'AuditEntryEdge', 'AuditReport', 'Collision',
+  'Conflict', 'ConflictClosedEvent', 'ConflictConnection', 'ConflictEdge',
+  'ConflictOpenedEvent', 'Entity', 'EntityConnection', 'EntityEdge', 'Fact',
+  'FactChangedEvent', 'FactConnection', 'FactEdge', 'History', 'HistoryEntry',
+  'HistoryEntryEdge', 'PageInfo', 'PendingChangedEvent', 'ReceiptVerdict', 'Refinement',
+  'RelatedEdge', 'RelatedPath', 'RelatedResult', 'RememberResult', 'ServerInfo', 'Space',
+  'SpaceConnection', 'SpaceEdge', 'SpaceStats', 'Viewer',
 ];
 
 const keys: KeyingConfig = Object.fromEntries(EMBEDDED.map((name) => [name, () => null]));
 
 /** The reads a change to a space's facts or conflicts can alter. */
 const CHANGED_BY_WRITES = ['facts', 'fact', 'history', 'conflicts', 'pendingChanges', 'stats',
-  'entities', 'entity', 'neighbourhood', 'recallRelated'];
+  'spaces', 'entities', 'searchEntities', 'entity', 'entityHistory', 'neighbourhood',
+  'recallRelated'];
 
 export function invalidateReads(cache: Cache, fields: string[] = CHANGED_BY_WRITES): void {
   for (const field of cache.inspectFields('Query')) {
@@ -48,6 +51,8 @@ export const graphmemCache = cacheExchange({
     Subscription: {
       factChanged: refresh,
       conflictOpened: refresh,
+      conflictClosed: refresh,
+      pendingChanged: refresh,
     },
   },
 });

@@ -18,6 +18,11 @@ export function failure(error: CombinedError): Failure {
   return { code: 'NETWORK', message: error.networkError?.message ?? error.message };
 }
 
+/** A review action that someone else settled first. */
+export function lostRace(error: CombinedError | undefined): boolean {
+  return error !== undefined && failure(error).code === 'ALREADY_SETTLED';
+}
+
 /** One sentence for the person: why it failed and what it means for them. */
 export function explain(error: CombinedError): string {
   const { code, message } = failure(error);
@@ -30,10 +35,10 @@ export function explain(error: CombinedError): string {
       return `Slow down: ${message}`;
     case 'NOT_FOUND':
       return `Not found: ${message}`;
+    case 'ALREADY_SETTLED':
+      return `Someone else acted first: ${message}. The list has been refreshed.`;
     case 'BAD_USER_INPUT':
-      return /already/i.test(message)
-        ? `Someone else acted first: ${message}. The list has been refreshed.`
-        : `Not accepted: ${message}`;
+      return `Not accepted: ${message}`;
     case 'UNAVAILABLE':
       return `Unavailable: ${message}`;
     case 'NETWORK':

@@ -4,6 +4,7 @@ import { graphql } from '../gql';
 export const FactFields = graphql(`
   fragment FactFields on Fact {
     id
+    factId
     space
     subject
     value

@@ -1,37 +1,43 @@
 /**
- * The explorer's top level: sign in (the key checked against the space, then what it may
- * do), then the shell with its views. A reload in the same tab signs in again from session
- * storage.
+ * The explorer's top level: sign in (who the key is, what the server offers, the space's
+ * change cursor, all in one read), then the shell with its views. A reload in the same tab
+ * signs in again from session storage.
  */
 import { useCallback, useEffect, useState } from 'react';
 import { Provider } from 'urql';
 
-import { probe, type Capabilities } from '../api/capabilities';
 import { createApiClient, type ApiClient } from '../api/client';
 import { explain } from '../api/errors';
-import { SpaceStatsQuery } from '../api/stats';
+import {
+  capabilitiesOf, OpenSession, SwitchSpace, type Capabilities, type ServerInfo, type Viewer,
+} from '../api/viewer';
+import { RefreshProvider } from './refresh';
 import { Shell } from './Shell';
 import { SignIn } from './SignIn';
 import { apiKey, currentSpace, setApiKey, setCurrentSpace, signOut } from './session';
 import { TimeProvider } from './time';
 
-interface Session {
+export interface Session {
   api: ApiClient;
+  viewer: Viewer;
+  server: ServerInfo;
+  caps: Capabilities;
   space: string;
   spaceKey: string;
-  caps: Capabilities;
+  /** Where the space's change log stood before any view read: live events start after it. */
+  cursor: string;
 }
 
 async function open(key: string, space: string): Promise<Session> {
   const api = createApiClient(key);
   const { data, error } = await api.client
-    .query(SpaceStatsQuery, { space }, { requestPolicy: 'network-only' }).toPromise();
+    .query(OpenSession, { space }, { requestPolicy: 'network-only' }).toPromise();
   if (error || !data) {
     api.close();
     throw new Error(error ? explain(error) : 'graphmem returned nothing');
   }
-  const caps = await probe(api.client);
-  return { api, space, spaceKey: data.stats.space, caps };
+  return { api, viewer: data.viewer, server: data.serverInfo, caps: capabilitiesOf(data.viewer),
+    space, spaceKey: data.stats.space, cursor: data.changeCursor };
 }
 
 export function App() {
@@ -69,17 +75,18 @@ export function App() {
   const leave = () => { signOut(); setSession(null); };
   const switchSpace = async (space: string) => {
     const { data, error: failed } = await session.api.client
-      .query(SpaceStatsQuery, { space }, { requestPolicy: 'network-only' }).toPromise();
+      .query(SwitchSpace, { space }, { requestPolicy: 'network-only' }).toPromise();
     if (failed || !data) return failed ? explain(failed) : 'graphmem returned nothing';
     setCurrentSpace(space);
-    setSession({ ...session, space, spaceKey: data.stats.space });
+    setSession({ ...session, space, spaceKey: data.stats.space, cursor: data.changeCursor });
     return null;
   };
   return (
     <Provider value={session.api.client}>
       <TimeProvider>
-        <Shell space={session.space} spaceKey={session.spaceKey} caps={session.caps}
-          onSignOut={leave} onSpace={switchSpace} />
+        <RefreshProvider>
+          <Shell session={session} onSignOut={leave} onSpace={switchSpace} />
+        </RefreshProvider>
       </TimeProvider>
     </Provider>
   );

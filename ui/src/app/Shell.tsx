@@ -1,12 +1,17 @@
 /**
- * The signed-in frame: who and where (space with its counts), the time controls, the views
- * as tabs with live counts, and the live subscription that keeps them current.
+ * The signed-in frame: who and where (the space with its counts, the tenant's spaces to
+ * switch to), the time controls, the views as tabs with counts, and the live channels that
+ * keep every view current.
  */
-import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
-import { useQuery, useSubscription } from 'urql';
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { useSubscription } from 'urql';
 
-import type { Capabilities } from '../api/capabilities';
-import { ConflictOpenedSubscription, FactChangedSubscription, SpaceStatsQuery } from '../api/stats';
+import type { LiveStatus } from '../api/client';
+import {
+  ConflictClosedSubscription, ConflictOpenedSubscription, FactChangedSubscription,
+  PendingChangedSubscription, SpaceStatsQuery,
+} from '../api/live';
+import type { Capabilities, Viewer } from '../api/viewer';
 import { ErrorNote } from '../components/Notice';
 import { AuditView } from '../views/Audit';
 import { FactsView } from '../views/Facts';
@@ -15,9 +20,11 @@ import { InboxView } from '../views/Inbox';
 import { PendingView } from '../views/Pending';
 import { TimelineView } from '../views/Timeline';
 import { WriteView } from '../views/Write';
+import type { Session } from './App';
 import { SessionContext } from './context';
-import { recentSpaces } from './session';
-import { TimeControls } from './time';
+import { useFreshQuery } from './refresh';
+import { SpacePicker } from './Spaces';
+import { TimeControls, useTime } from './time';
 
 type ViewName = 'conflicts' | 'pending' | 'facts' | 'timeline' | 'graph' | 'audit' | 'write';
 
@@ -28,63 +35,65 @@ interface Tab {
   count?: number | undefined;
 }
 
+const VIEWS: ViewName[] = ['conflicts', 'pending', 'facts', 'timeline', 'graph', 'audit', 'write'];
+
 function viewFromHash(): ViewName {
   const name = window.location.hash.replace(/^#\/?/, '').split('/')[0] ?? '';
-  const known: ViewName[] = ['conflicts', 'pending', 'facts', 'timeline', 'graph', 'audit', 'write'];
-  return known.includes(name as ViewName) ? (name as ViewName) : 'conflicts';
+  return VIEWS.includes(name as ViewName) ? (name as ViewName) : 'conflicts';
 }
 
-function Live({ space }: { space: string }) {
-  const [facts] = useSubscription({ query: FactChangedSubscription, variables: { space } });
-  const [conflicts] = useSubscription({ query: ConflictOpenedSubscription, variables: { space } });
-  const last = facts.data?.factChanged ?? conflicts.data?.conflictOpened;
-  const failed = facts.error ?? conflicts.error;
+const LIVE_TEXT = { connecting: 'Connecting…', live: 'Live', reconnecting: 'Reconnecting…',
+  stopped: 'Live updates stopped' };
+
+/** The four channels, each from the change cursor read at sign-in on. Every event refreshes
+ * the reads it can change (api/cache.ts); the newest one is shown. */
+function Live({ space, cursor, status }: { space: string; cursor: string; status: LiveStatus }) {
+  const variables = { space, after: cursor };
+  const [facts] = useSubscription({ query: FactChangedSubscription, variables });
+  const [opened] = useSubscription({ query: ConflictOpenedSubscription, variables });
+  const [closed] = useSubscription({ query: ConflictClosedSubscription, variables });
+  const [pending] = useSubscription({ query: PendingChangedSubscription, variables });
+  const state = useSyncExternalStore(status.subscribe, status.get);
+  const events: ({ at: string; message: string } | undefined)[] = [facts.data?.factChanged,
+    opened.data?.conflictOpened, closed.data?.conflictClosed, pending.data?.pendingChanged];
+  const last = events.reduce((a, b) => (b && (!a || b.at > a.at) ? b : a), undefined);
   return (
-    <p className="live" role="status">
-      {failed ? 'Live updates paused (reconnecting)' : 'Live'}
-      {last ? <span className="muted"> · last change {new Date(last.at).toLocaleTimeString()}</span> : null}
+    <p className="live" data-state={state}>
+      <span role="status">{LIVE_TEXT[state]}</span>
+      {last ? (
+        <span className="muted" data-testid="last-change">
+          {' '}· {new Date(last.at).toLocaleTimeString()}: {last.message}
+        </span>
+      ) : null}
     </p>
   );
 }
 
-function SpacePicker({ space, onSpace }: { space: string; onSpace: (s: string) => Promise<string | null> }) {
-  const [value, setValue] = useState(space);
-  const [error, setError] = useState<string | null>(null);
-  useEffect(() => setValue(space), [space]);
-  const submit = async (event: FormEvent) => {
-    event.preventDefault();
-    const next = value.trim() || 'default';
-    if (next !== space) setError(await onSpace(next));
-  };
+function capabilityText(caps: Capabilities): string {
+  return ['read', caps.write && 'write', caps.approve && 'approve', caps.audit && 'audit']
+    .filter(Boolean).join(', ');
+}
+
+function Who({ viewer, caps }: { viewer: Viewer; caps: Capabilities }) {
+  const limits = viewer.allowedSpaces ? viewer.allowedSpaces.join(', ') : 'every space';
   return (
-    <form className="space-picker" onSubmit={submit}>
-      <label htmlFor="space-input">Space</label>
-      <input id="space-input" list="recent-spaces" value={value} spellCheck={false}
-        onChange={(e) => setValue(e.target.value)} />
-      <datalist id="recent-spaces">
-        {recentSpaces().map((s) => <option key={s} value={s} />)}
-      </datalist>
-      <button type="submit">Open</button>
-      <ErrorNote error={error} />
-    </form>
+    <p className="who">
+      <span className="muted">Signed in as</span> <bdi>{viewer.name}</bdi>{' '}
+      <span className="muted">({viewer.role} of <bdi>{viewer.tenant}</bdi>, {limits}).</span>{' '}
+      <span className="muted">This key may:</span> <strong>{capabilityText(caps)}</strong>
+    </p>
   );
 }
 
-function capabilityText(caps: Capabilities): string {
-  const can = ['read', caps.write && 'write', caps.approve && 'approve', caps.audit && 'audit']
-    .filter(Boolean);
-  return can.join(', ');
-}
-
-export function Shell({ space, spaceKey, caps, onSignOut, onSpace }: {
-  space: string;
-  spaceKey: string;
-  caps: Capabilities;
+export function Shell({ session, onSignOut, onSpace }: {
+  session: Session;
   onSignOut: () => void;
   onSpace: (space: string) => Promise<string | null>;
 }) {
+  const { space, spaceKey, caps, viewer, server } = session;
+  const { asOf, validAt } = useTime();
   const [view, setView] = useState<ViewName>(viewFromHash());
-  const [stats] = useQuery({ query: SpaceStatsQuery, variables: { space } });
+  const [stats] = useFreshQuery({ query: SpaceStatsQuery, variables: { space, asOf, validAt } });
   useEffect(() => {
     const follow = () => setView(viewFromHash());
     window.addEventListener('hashchange', follow);
@@ -107,22 +116,23 @@ export function Shell({ space, spaceKey, caps, onSignOut, onSpace }: {
     conflicts: <InboxView />, pending: <PendingView />, facts: <FactsView />,
     timeline: <TimelineView />, graph: <GraphView />, audit: <AuditView />, write: <WriteView />,
   };
+  const when = asOf || validAt ? ' (at the time chosen below)' : '';
   return (
-    <SessionContext.Provider value={{ space, spaceKey, caps }}>
+    <SessionContext.Provider value={{ space, spaceKey, caps, viewer, server }}>
       <a className="skip" href="#main">Skip to content</a>
       <header className="top">
         <h1 className="brand">graphmem</h1>
-        <SpacePicker space={space} onSpace={onSpace} />
-        <p className="who">
-          <span className="muted">This key may:</span> <strong>{capabilityText(caps)}</strong>
-        </p>
-        <Live space={space} />
+        <SpacePicker space={space} spaceKey={spaceKey} viewer={viewer} onSpace={onSpace} />
+        <Who viewer={viewer} caps={caps} />
+        <Live key={`${space}|${session.cursor}`} space={space} cursor={session.cursor}
+          status={session.api.live} />
         <button type="button" onClick={onSignOut}>Sign out</button>
       </header>
       {s ? (
         <p className="counts" aria-label="Space counts">
-          <bdi>{s.space}</bdi>: {s.active} active · {s.flagged} flagged ·{' '}
+          <bdi>{s.space}</bdi>{when}: {s.active} active · {s.flagged} flagged ·{' '}
           {s.openConflicts - s.pendingChanges} open conflicts · {s.pendingChanges} pending ·{' '}
+          {s.superseded} superseded · {s.historical} historical · {s.entities} entities ·{' '}
           {s.recentlyRetired} recently retired
         </p>
       ) : <ErrorNote error={stats.error} />}

@@ -1,7 +1,8 @@
-/** What every view of a signed-in session reads: the space, and what the key may do. */
+/** What every view of a signed-in session reads: the space, who the key is and what it may
+ * do, and what the server offers. */
 import { createContext, useContext } from 'react';
 
-import { NONE, type Capabilities } from '../api/capabilities';
+import { NONE, type Capabilities, type ServerInfo, type Viewer } from '../api/viewer';
 
 export interface SessionInfo {
   /** The space as the API takes it (`user/agent/run`). */
@@ -9,17 +10,14 @@ export interface SessionInfo {
   /** The space's full key (`tenant/user/agent/run`), as stored in the graph. */
   spaceKey: string;
   caps: Capabilities;
+  viewer: Viewer | null;
+  server: ServerInfo | null;
 }
 
-export const SessionContext = createContext<SessionInfo>({ space: 'default', spaceKey: '', caps: NONE });
+export const SessionContext = createContext<SessionInfo>({
+  space: 'default', spaceKey: '', caps: NONE, viewer: null, server: null,
+});
 
 export function useSession(): SessionInfo {
   return useContext(SessionContext);
-}
-
-/** The managed Neo4j's Browser address, written into the page by graphmem (empty when
- * graphmem does not manage the Neo4j it uses). */
-export function neo4jBrowserUrl(): string {
-  const meta = document.querySelector('meta[name="graphmem:neo4j-browser"]');
-  return meta?.getAttribute('content') ?? '';
 }

@@ -12,3 +12,11 @@ export function ErrorNote({ error }: { error: CombinedError | string | null | un
 export function Loading({ what }: { what: string }) {
   return <p className="muted" role="status">Loading {what}…</p>;
 }
+
+/** What a review action did, or why it did not (a lost race: someone else acted first). */
+export interface Notice { text: string; ok: boolean }
+
+export function Outcome({ notice }: { notice: Notice | null }) {
+  if (!notice) return null;
+  return notice.ok ? <p className="ok" role="status">{notice.text}</p> : <ErrorNote error={notice.text} />;
+}

@@ -16,9 +16,23 @@ import { explorerPlugin } from '@graphiql/plugin-explorer';
 import { createGraphiQLFetcher } from '@graphiql/toolkit';
 
 import { apiKey, bearer, setApiKey, signOut } from '../app/session';
-import { EXAMPLES } from './examples';
 
 const explorer = explorerPlugin();
+
+/** The tabs GraphiQL opens with: graphmem's example documents, one per feature, which the
+ * server writes into the page as a JSON data block (schema/documents, each validated
+ * against the schema by a test, so they cannot drift from it). */
+function examples(): { query: string }[] {
+  const block = document.getElementById('graphmem-examples');
+  try {
+    const found = JSON.parse(block?.textContent ?? '[]') as unknown;
+    if (!Array.isArray(found)) return [];
+    return found.filter((e): e is { query: string } => typeof e?.query === 'string')
+      .map((e) => ({ query: e.query }));
+  } catch {
+    return [];
+  }
+}
 
 function endpoint(): { url: string; subscriptionUrl: string } {
   const { protocol, host } = window.location;
@@ -62,7 +76,7 @@ function Ide({ token, onSignOut }: { token: string; onSignOut: () => void }) {
     <GraphiQL
       fetcher={fetcher}
       plugins={[explorer]}
-      defaultTabs={EXAMPLES}
+      defaultTabs={examples()}
       initialHeaders={JSON.stringify({ Authorization: bearer(token) }, null, 2)}
       shouldPersistHeaders={false}
       defaultEditorToolsVisibility="variables"

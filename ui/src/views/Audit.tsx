@@ -1,12 +1,15 @@
 /**
- * Audit: the chain's status (`verifyAudit`), the recent rows of the tenant's audit log, and
- * a receipt pasted to verify, against this deployment's keys or a given public key.
+ * Audit: the chain's status (`verifyAudit`), the tenant's audit log newest first (a keyset
+ * page at a time, filtered by operation), and a receipt pasted to verify, against this
+ * deployment's keys or a given public key.
  */
-import { useState, type FormEvent } from 'react';
+import { useDeferredValue, useState, type FormEvent } from 'react';
 import { useClient, useQuery } from 'urql';
 
 import { explain } from '../api/errors';
+import { useFreshQuery } from '../app/refresh';
 import { ErrorNote, Loading } from '../components/Notice';
+import { MoreButton, usePaging } from '../components/Pages';
 import { Value, When } from '../components/Value';
 import { graphql } from '../gql';
 import type { VerifyReceiptQuery } from '../gql/graphql';
@@ -17,13 +20,16 @@ const VerifyAudit = graphql(`
   }
 `);
 
-const AuditLog = graphql(`
-  query AuditLog($limit: Int!, $operation: String) {
-    auditLog(limit: $limit, operation: $operation) {
-      seq at space caller operation outcome
+const AuditPage = graphql(`
+  query AuditPage($first: Int, $after: String, $operation: String) {
+    auditEntries(first: $first, after: $after, operation: $operation) {
+      pageInfo { hasNextPage endCursor }
+      nodes { seq at space caller operation outcome }
     }
   }
 `);
+
+const PAGE = 50;
 
 const VerifyReceipt = graphql(`
   query VerifyReceipt($receipt: JSON!, $publicKey: String) {
@@ -57,27 +63,45 @@ function Chain() {
   );
 }
 
+function LogRows({ operation, after, last, onMore }: {
+  operation: string | null; after: string | null; last: boolean; onMore: (c: string) => void;
+}) {
+  const [{ data, error }] = useFreshQuery({ query: AuditPage,
+    variables: { first: PAGE, after, operation } });
+  return (
+    <>
+      {error ? <tr><td colSpan={6}><ErrorNote error={error} /></td></tr> : null}
+      {(data?.auditEntries.nodes ?? []).map((row) => (
+        <tr key={row.seq}>
+          <td>{row.seq}</td><td><When at={row.at} /></td><td><Value text={row.caller} /></td>
+          <td><Value text={row.operation} /></td><td><Value text={row.outcome} /></td>
+          <td><Value text={row.space} /></td>
+        </tr>
+      ))}
+      {last ? (
+        <tr><td colSpan={6}><MoreButton pageInfo={data?.auditEntries.pageInfo} onMore={onMore} what="rows" /></td></tr>
+      ) : null}
+    </>
+  );
+}
+
 function Log() {
-  const [operation, setOperation] = useState('');
-  const [{ data, error }] = useQuery({ query: AuditLog,
-    variables: { limit: 50, operation: operation.trim() || null } });
+  const [typed, setTyped] = useState('');
+  const operation = useDeferredValue(typed.trim()) || null;
+  const { afters, more } = usePaging(operation ?? '');
   return (
     <div className="card">
       <h3>Recent rows</h3>
-      <label>Operation <input value={operation} onChange={(e) => setOperation(e.target.value)}
+      <label>Operation <input value={typed} onChange={(e) => setTyped(e.target.value)}
         placeholder="resolveConflict" /></label>
-      <ErrorNote error={error} />
       <div className="table-wrap" tabIndex={0} role="region" aria-label="Audit rows">
         <table>
           <thead><tr><th scope="col">#</th><th scope="col">When</th><th scope="col">Caller</th>
             <th scope="col">Operation</th><th scope="col">Outcome</th><th scope="col">Space</th></tr></thead>
           <tbody>
-            {(data?.auditLog ?? []).map((row) => (
-              <tr key={row.seq}>
-                <td>{row.seq}</td><td><When at={row.at} /></td><td><Value text={row.caller} /></td>
-                <td><Value text={row.operation} /></td><td><Value text={row.outcome} /></td>
-                <td><Value text={row.space} /></td>
-              </tr>
+            {afters.map((after, i) => (
+              <LogRows key={after ?? ''} operation={operation} after={after}
+                last={i === afters.length - 1} onMore={more} />
             ))}
           </tbody>
         </table>

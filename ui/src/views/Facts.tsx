@@ -1,81 +1,68 @@
 /**
- * The facts of the space: current ones (or those held at `asOf` / true at `validAt`), with
- * filters by subject, scope and status, and a search over what is loaded.
+ * The facts of the space, a keyset page at a time: any status (by default the current ones,
+ * or under a world time what memory held then), filtered by subject, scope and source and
+ * searched by the server (`text`: a part of the value or subject), as memory held them at
+ * `asOf` and true at `validAt`.
  */
 import { useDeferredValue, useState } from 'react';
-import { useQuery } from 'urql';
 
 import { useSession } from '../app/context';
+import { useFreshQuery } from '../app/refresh';
 import { useTime } from '../app/time';
 import { ErrorNote, Loading } from '../components/Notice';
+import { MoreButton, usePaging } from '../components/Pages';
 import { StatusBadge, Value, When } from '../components/Value';
 import { graphql } from '../gql';
-import type { Status } from '../gql/graphql';
+import type { FactsOfSpaceQueryVariables, Status } from '../gql/graphql';
 
-const PAGE = 100;
+const PAGE = 50;
+const EVERY: Status[] = ['ACTIVE', 'FLAGGED_CONFLICT', 'SUPERSEDED', 'HISTORICAL'];
+const CHOICES: Record<string, { label: string; statuses: Status[] | null }> = {
+  default: { label: 'Current (default)', statuses: null },
+  any: { label: 'Any status', statuses: EVERY },
+  ACTIVE: { label: 'Active', statuses: ['ACTIVE'] },
+  FLAGGED_CONFLICT: { label: 'Flagged', statuses: ['FLAGGED_CONFLICT'] },
+  SUPERSEDED: { label: 'Superseded', statuses: ['SUPERSEDED'] },
+  HISTORICAL: { label: 'Historical', statuses: ['HISTORICAL'] },
+};
 
 const FactsQuery = graphql(`
-  query FactsOfSpace($space: String!, $subject: String, $scope: String, $status: Status!,
-                     $asOf: DateTime, $validAt: DateTime, $first: Int) {
-    facts(space: $space, subject: $subject, scope: $scope, status: $status, asOf: $asOf,
-          validAt: $validAt, first: $first) {
+  query FactsOfSpace($space: String!, $subject: String, $scope: String, $source: String,
+                     $statuses: [Status!], $text: String, $asOf: DateTime, $validAt: DateTime,
+                     $first: Int, $after: String) {
+    facts(space: $space, subject: $subject, scope: $scope, source: $source,
+          statuses: $statuses, text: $text, asOf: $asOf, validAt: $validAt, first: $first,
+          after: $after) {
       totalCount
+      pageInfo { hasNextPage endCursor }
       edges { node { ...FactFields } }
     }
   }
 `);
 
-export function FactsView() {
-  const { space } = useSession();
-  const { asOf, validAt } = useTime();
-  const [subject, setSubject] = useState('');
-  const [scope, setScope] = useState('');
-  const [status, setStatus] = useState<Status>('ACTIVE');
-  const [search, setSearch] = useState('');
-  const [first, setFirst] = useState(PAGE);
-  const deferredSubject = useDeferredValue(subject.trim());
-  const deferredScope = useDeferredValue(scope.trim());
-  const timed = status === 'ACTIVE';
-  const [{ data, error, fetching }] = useQuery({
-    query: FactsQuery,
-    variables: {
-      space, status, first,
-      subject: deferredSubject || null, scope: deferredScope || null,
-      asOf: timed ? asOf : null, validAt: timed ? validAt : null,
-    },
-  });
-  const needle = search.trim().toLowerCase();
-  const facts = (data?.facts.edges ?? []).map((e) => e.node).filter((f) => !needle
-    || [f.subject, f.value, f.source, f.scope, f.raw].some((t) => t.toLowerCase().includes(needle)));
+type Filters = Omit<FactsOfSpaceQueryVariables, 'first' | 'after'>;
+
+function FactsPage({ filters, after, last, onMore }: {
+  filters: Filters; after: string | null; last: boolean; onMore: (cursor: string) => void;
+}) {
+  const [{ data, error, fetching }] = useFreshQuery({ query: FactsQuery,
+    variables: { ...filters, first: PAGE, after } });
+  const facts = (data?.facts.edges ?? []).map((e) => e.node);
+  const { asOf, validAt } = filters;
   return (
-    <section aria-labelledby="facts-title">
-      <h2 id="facts-title">Facts</h2>
-      <form className="filters" onSubmit={(e) => e.preventDefault()}>
-        <label>Subject <input value={subject} onChange={(e) => setSubject(e.target.value)} /></label>
-        <label>Scope <input value={scope} onChange={(e) => setScope(e.target.value)} /></label>
-        <label>Status{' '}
-          <select value={status} onChange={(e) => setStatus(e.target.value as Status)}>
-            <option value="ACTIVE">Active</option>
-            <option value="FLAGGED_CONFLICT">Flagged</option>
-          </select>
-        </label>
-        <label>Search <input type="search" value={search} onChange={(e) => setSearch(e.target.value)} /></label>
-      </form>
-      {!timed && (asOf || validAt) ? (
-        <p className="muted">Flagged facts are shown as they are now; the time controls apply to active facts.</p>
-      ) : null}
+    <>
       <ErrorNote error={error} />
       {fetching && !data ? <Loading what="facts" /> : null}
-      {data ? (
-        <p className="muted" role="status">
-          {facts.length} shown of {data.facts.totalCount}
-          {timed && asOf ? ` · memory as of ${new Date(asOf).toLocaleString()}` : ''}
-          {timed && validAt ? ` · true at ${new Date(validAt).toLocaleString()}` : ''}
+      {after === null && data ? (
+        <p className="muted" role="status" data-testid="facts-total">
+          {data.facts.totalCount} fact{data.facts.totalCount === 1 ? '' : 's'}
+          {asOf ? ` · memory as of ${new Date(asOf).toLocaleString()}` : ''}
+          {validAt ? ` · true at ${new Date(validAt).toLocaleString()}` : ''}
         </p>
       ) : null}
       <ul className="fact-list">
         {facts.map((f) => (
-          <li key={f.id} className="fact-row">
+          <li key={f.factId} className="fact-row">
             <a className="subject" href={`#timeline/${encodeURIComponent(f.subject)}`}>
               <span className="sr-only">Timeline of </span><Value text={f.subject} />
             </a>
@@ -91,9 +78,48 @@ export function FactsView() {
           </li>
         ))}
       </ul>
-      {data && data.facts.totalCount > (data.facts.edges.length) ? (
-        <button type="button" onClick={() => setFirst(first + PAGE)}>Show more</button>
-      ) : null}
+      {last ? <MoreButton pageInfo={data?.facts.pageInfo} onMore={onMore} what="facts" /> : null}
+    </>
+  );
+}
+
+export function FactsView() {
+  const { space } = useSession();
+  const { asOf, validAt } = useTime();
+  const [subject, setSubject] = useState('');
+  const [scope, setScope] = useState('');
+  const [source, setSource] = useState('');
+  const [choice, setChoice] = useState('default');
+  const [search, setSearch] = useState('');
+  const typed = {
+    subject: useDeferredValue(subject.trim()), scope: useDeferredValue(scope.trim()),
+    source: useDeferredValue(source.trim()), text: useDeferredValue(search.trim()),
+  };
+  const filters: Filters = {
+    space, asOf, validAt, statuses: CHOICES[choice]?.statuses ?? null,
+    subject: typed.subject || null, scope: typed.scope || null, source: typed.source || null,
+    text: typed.text || null,
+  };
+  const { afters, more } = usePaging(JSON.stringify(filters));
+  return (
+    <section aria-labelledby="facts-title">
+      <h2 id="facts-title">Facts</h2>
+      <form className="filters" onSubmit={(e) => e.preventDefault()}>
+        <label>Subject <input value={subject} onChange={(e) => setSubject(e.target.value)} /></label>
+        <label>Scope <input value={scope} onChange={(e) => setScope(e.target.value)} /></label>
+        <label>Source <input value={source} onChange={(e) => setSource(e.target.value)} /></label>
+        <label>Status{' '}
+          <select value={choice} onChange={(e) => setChoice(e.target.value)}>
+            {Object.entries(CHOICES).map(([value, c]) => <option key={value} value={value}>{c.label}</option>)}
+          </select>
+        </label>
+        <label>Search <input type="search" value={search} onChange={(e) => setSearch(e.target.value)}
+          placeholder="a part of a value or subject" /></label>
+      </form>
+      {afters.map((after, i) => (
+        <FactsPage key={after ?? ''} filters={filters} after={after} last={i === afters.length - 1}
+          onMore={more} />
+      ))}
     </section>
   );
 }

@@ -1,14 +1,16 @@
 /**
- * The entity graph: the neighbourhood of an entity, or the paths `recallRelated` finds for
- * a question, drawn with Cytoscape.js; a click (or the Expand button in the list beside it)
+ * The entity graph: the neighbourhood of an entity (found by a part of its name or of a
+ * spelling facts used, `searchEntities`), or the paths `recallRelated` finds for a
+ * question, drawn with Cytoscape.js; a click (or the Expand button in the list beside it)
  * adds that entity's own neighbourhood. Edges are coloured by the status of the fact behind
- * them, and follow the time controls. The same neighbourhood opens in Neo4j Browser.
+ * them; the drawing is read again when either time control moves. With the managed Neo4j,
+ * the same neighbourhood opens in Neo4j Browser.
  */
-import { lazy, Suspense, useMemo, useState, type FormEvent } from 'react';
-import { useClient } from 'urql';
+import { lazy, Suspense, useDeferredValue, useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useClient, useQuery } from 'urql';
 
 import { explain } from '../api/errors';
-import { neo4jBrowserUrl, useSession } from '../app/context';
+import { useSession } from '../app/context';
 import { useTime } from '../app/time';
 import { ErrorNote, Loading } from '../components/Notice';
 import { Value } from '../components/Value';
@@ -16,6 +18,15 @@ import { graphql } from '../gql';
 import { empty, merge, type GraphModel, type GraphNode } from './graphModel';
 
 const Canvas = lazy(() => import('./GraphCanvas'));
+
+const FindEntities = graphql(`
+  query FindEntities($space: String!, $query: String!, $asOf: DateTime, $validAt: DateTime) {
+    searchEntities(space: $space, query: $query, first: 20, asOf: $asOf, validAt: $validAt) {
+      totalCount
+      nodes { key type name aliases }
+    }
+  }
+`);
 
 const Neighbourhood = graphql(`
   query Neighbourhood($space: String!, $type: String!, $name: String!, $hops: Int!,
@@ -45,12 +56,13 @@ const Related = graphql(`
   }
 `);
 
+type Target = { kind: 'entity'; type: string; name: string } | { kind: 'question'; question: string };
+
 /** A Cypher statement for Neo4j Browser with the values bound as escaped literals. */
-function browserLink(spaceKey: string, node: GraphNode, hops: number): string {
-  const base = neo4jBrowserUrl();
+function browserLink(base: string, spaceKey: string, name: string, hops: number): string {
   if (!base) return '';
   const text = [
-    `WITH ${JSON.stringify(spaceKey)} AS space, ${JSON.stringify(node.name)} AS name`,
+    `WITH ${JSON.stringify(spaceKey)} AS space, ${JSON.stringify(name)} AS name`,
     'MATCH (start:Entity {space: space}) WHERE start.norm = toLower(trim(name))',
     `MATCH path = (start)-[edges*1..${hops}]-(:Entity)`,
     "WHERE all(edge IN edges WHERE edge.status = 'ACTIVE')",
@@ -59,78 +71,135 @@ function browserLink(spaceKey: string, node: GraphNode, hops: number): string {
   return `${base}?cmd=edit&arg=${encodeURIComponent(text)}`;
 }
 
+function StartPicker({ onPick }: { onPick: (type: string, name: string) => void }) {
+  const { space } = useSession();
+  const { asOf, validAt } = useTime();
+  const [text, setText] = useState('');
+  const query = useDeferredValue(text.trim());
+  const [{ data, error, fetching }] = useQuery({ query: FindEntities,
+    variables: { space, query, asOf, validAt }, pause: !query });
+  const found = query ? data?.searchEntities : undefined;
+  return (
+    <div className="start-picker">
+      <label>Find an entity <input type="search" value={text} onChange={(e) => setText(e.target.value)}
+        placeholder="a part of its name" /></label>
+      <ErrorNote error={error} />
+      {query && fetching && !data ? <Loading what="entities" /> : null}
+      {found ? (
+        <>
+          <p className="muted" role="status">
+            {found.totalCount === 0 ? 'No entity matches.'
+              : `${found.totalCount} match${found.totalCount === 1 ? '' : 'es'}${found.totalCount > found.nodes.length ? ` (first ${found.nodes.length} shown)` : ''}: pick where to start.`}
+          </p>
+          <ul className="entity-matches" data-testid="entity-matches">
+            {found.nodes.map((e) => (
+              <li key={e.key}>
+                <button type="button" onClick={() => onPick(e.type, e.name)}>
+                  <bdi>{e.name}</bdi> ({e.type})
+                </button>
+                {e.aliases.length ? <span className="muted"> also written <Value text={e.aliases.join(', ')} /></span> : null}
+              </li>
+            ))}
+          </ul>
+        </>
+      ) : null}
+    </div>
+  );
+}
+
 export function GraphView() {
-  const { space, spaceKey } = useSession();
+  const { space, spaceKey, server } = useSession();
   const { asOf, validAt } = useTime();
   const client = useClient();
-  const [type, setType] = useState('');
-  const [name, setName] = useState('');
   const [question, setQuestion] = useState('');
   const [hops, setHops] = useState(2);
+  const [target, setTarget] = useState<Target | null>(null);
+  const [expanded, setExpanded] = useState<GraphNode[]>([]);
   const [model, setModel] = useState<GraphModel>(empty());
   const [note, setNote] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
-  const [start, setStart] = useState<GraphNode | null>(null);
+  const generation = useRef(0);
 
-  const neighbourhood = async (t: string, n: string, h: number, into: GraphModel) => {
+  useEffect(() => {
+    if (!target) return;
+    const mine = ++generation.current;
     setBusy(true);
     setError(null);
-    const r = await client.query(Neighbourhood, { space, type: t, name: n, hops: h, asOf, validAt },
-      { requestPolicy: 'network-only' }).toPromise();
-    setBusy(false);
-    if (r.error || !r.data) { setError(r.error ? explain(r.error) : 'no answer'); return; }
-    const found = r.data.neighbourhood;
-    setModel(merge(into, found));
-    setNote(found.truncated ? 'The result was cut at a cap (a hub, typically).' : null);
-    if (found.start[0] && into.nodes.size === 0) setStart({ ...found.start[0], start: true });
-  };
-  const draw = (e: FormEvent) => {
+    const around = (type: string, name: string, h: number) => client.query(Neighbourhood,
+      { space, type, name, hops: h, asOf, validAt }, { requestPolicy: 'network-only' }).toPromise();
+    void (async () => {
+      const more = Promise.all(expanded.map((n) => around(n.type, n.name, 1)));
+      let drawn = empty();
+      let notes: string[] = [];
+      if (target.kind === 'entity') {
+        const r = await around(target.type, target.name, hops);
+        if (mine !== generation.current) return;
+        if (r.error || !r.data) { setBusy(false); setError(r.error ? explain(r.error) : 'no answer'); return; }
+        drawn = merge(drawn, r.data.neighbourhood);
+        if (r.data.neighbourhood.start.length === 0) notes.push('No entity of that type and name at that time.');
+        if (r.data.neighbourhood.truncated) notes.push('The result was cut at a cap (a hub, typically).');
+      } else {
+        const r = await client.query(Related, { space, question: target.question, hops, asOf, validAt },
+          { requestPolicy: 'network-only' }).toPromise();
+        if (mine !== generation.current) return;
+        if (r.error || !r.data) { setBusy(false); setError(r.error ? explain(r.error) : 'no answer'); return; }
+        const found = r.data.recallRelated;
+        drawn = merge(drawn, found);
+        notes = [`Start entities matched by ${found.matchedBy}.`, ...found.notes,
+          found.truncated ? 'The result was cut at a cap.' : ''].filter(Boolean);
+      }
+      for (const r of await more) {
+        if (r.data) drawn = merge(drawn, r.data.neighbourhood);
+      }
+      if (mine !== generation.current) return;
+      setModel(drawn);
+      setNote(notes.length ? notes.join(' ') : null);
+      setBusy(false);
+    })();
+  }, [client, space, target, hops, expanded, asOf, validAt]);
+
+  const pick = (type: string, name: string) => { setExpanded([]); setTarget({ kind: 'entity', type, name }); };
+  const ask = (e: FormEvent) => {
     e.preventDefault();
-    setStart(null);
-    void neighbourhood(type.trim(), name.trim(), hops, empty());
+    setExpanded([]);
+    setTarget({ kind: 'question', question: question.trim() });
   };
-  const ask = async (e: FormEvent) => {
-    e.preventDefault();
-    setBusy(true);
-    setError(null);
-    setStart(null);
-    const r = await client.query(Related, { space, question: question.trim(), hops, asOf, validAt },
-      { requestPolicy: 'network-only' }).toPromise();
-    setBusy(false);
-    if (r.error || !r.data) { setError(r.error ? explain(r.error) : 'no answer'); return; }
-    const found = r.data.recallRelated;
-    setModel(merge(empty(), found));
-    setNote([`Start entities matched by ${found.matchedBy}.`, ...found.notes,
-      found.truncated ? 'The result was cut at a cap.' : ''].filter(Boolean).join(' '));
-  };
-  const expand = (node: GraphNode) => void neighbourhood(node.type, node.name, 1, model);
+  const expand = (node: GraphNode) => setExpanded((known) => (
+    known.some((k) => k.key === node.key) ? known : [...known, node]));
   const nodes = useMemo(() => [...model.nodes.values()], [model]);
   const edges = useMemo(() => [...model.edges.values()], [model]);
-  const link = start ? browserLink(spaceKey, start, hops) : '';
+  const link = target?.kind === 'entity'
+    ? browserLink(server?.neo4jBrowserUrl ?? '', spaceKey, target.name, hops) : '';
 
   return (
     <section aria-labelledby="graph-title">
       <h2 id="graph-title">Entity graph</h2>
-      <form className="filters" onSubmit={draw}>
-        <label>Type <input value={type} onChange={(e) => setType(e.target.value)} required
-          placeholder="service" /></label>
-        <label>Name <input value={name} onChange={(e) => setName(e.target.value)} required
-          placeholder="Billing" /></label>
+      <div className="filters">
         <label>Hops{' '}
           <select value={hops} onChange={(e) => setHops(Number(e.target.value))}>
             {[1, 2, 3, 4].map((h) => <option key={h} value={h}>{h}</option>)}
           </select>
         </label>
-        <button type="submit" disabled={busy}>Draw neighbourhood</button>
-      </form>
+      </div>
+      <StartPicker onPick={pick} />
       <form className="filters" onSubmit={ask}>
         <label className="wide">Question <input value={question} required
           onChange={(e) => setQuestion(e.target.value)} placeholder="who owns what Billing calls?" /></label>
         <button type="submit" disabled={busy}>Draw related paths</button>
       </form>
+      {target ? (
+        <p role="status" className="graph-target">
+          {target.kind === 'entity'
+            ? <>Neighbourhood of <bdi>{target.name}</bdi> ({target.type}), {hops} hop{hops === 1 ? '' : 's'}</>
+            : <>Paths for <q><Value text={target.question} /></q>, {hops} hop{hops === 1 ? '' : 's'}</>}
+          {expanded.length ? `, with ${expanded.length} expanded` : ''}
+          {asOf ? `, as of ${new Date(asOf).toLocaleString()}` : ''}
+          {validAt ? `, true at ${new Date(validAt).toLocaleString()}` : ''}
+        </p>
+      ) : null}
       <ErrorNote error={error} />
-      {note ? <p className="muted" role="status">{note}</p> : null}
+      {note ? <p className="muted">{note}</p> : null}
       {link ? <p><a href={link} target="_blank" rel="noopener noreferrer">Open this neighbourhood in Neo4j Browser</a></p> : null}
       {busy ? <Loading what="graph" /> : null}
       {nodes.length ? (

@@ -1,34 +1,40 @@
 /**
- * The conflicts inbox: each open conflict with its facts side by side; an approver resolves
- * it by picking the winner (with a note) or dismisses it. The list follows live events; an
- * action that lost a race to someone else says so.
+ * The conflicts inbox: each open conflict with its facts side by side (read with the page:
+ * `Conflict.facts`, one request), a keyset page at a time; an approver resolves it by
+ * picking the winner (with a note) or dismisses it. Confirm-gate proposals have their own
+ * view. The list follows live events and both time controls; an action that lost a race to
+ * someone else says so, and every view fetches again.
  */
 import { useId, useState } from 'react';
-import { useMutation, useQuery } from 'urql';
+import { useMutation, type CombinedError } from 'urql';
 
-import { explain } from '../api/errors';
+import { explain, lostRace } from '../api/errors';
 import { useSession } from '../app/context';
+import { useFreshQuery, useRefresh } from '../app/refresh';
+import { useTime } from '../app/time';
 import { FactDetails } from '../components/FactCard';
-import { ErrorNote, Loading } from '../components/Notice';
+import { ErrorNote, Loading, Outcome, type Notice } from '../components/Notice';
+import { MoreButton, usePaging } from '../components/Pages';
 import { Value, When } from '../components/Value';
 import { graphql } from '../gql';
-import type { OpenConflictsQuery } from '../gql/graphql';
+import type { InboxPageQuery } from '../gql/graphql';
 
-const PAGE = 50;
+const PAGE = 25;
 
-const OpenConflicts = graphql(`
-  query OpenConflicts($space: String!, $first: Int) {
-    conflicts(space: $space, status: OPEN, first: $first) {
+const InboxPage = graphql(`
+  query InboxPage($space: String!, $first: Int, $after: String, $asOf: DateTime,
+                  $validAt: DateTime) {
+    conflicts(space: $space, excludeKinds: [PENDING], first: $first, after: $after,
+              asOf: $asOf, validAt: $validAt) {
       totalCount
-      pageInfo { hasNextPage }
-      edges { node { id kind status severity factIds note by createdAt } }
+      pageInfo { hasNextPage endCursor }
+      edges {
+        node {
+          id conflictId kind status severity subject scope note by createdAt
+          facts { ...FactFields }
+        }
+      }
     }
-  }
-`);
-
-export const FactById = graphql(`
-  query FactById($space: String!, $id: ID!) {
-    fact(space: $space, id: $id) { ...FactFields }
   }
 `);
 
@@ -44,18 +50,13 @@ const DismissConflict = graphql(`
   }
 `);
 
-type Conflict = OpenConflictsQuery['conflicts']['edges'][number]['node'];
+type Conflict = InboxPageQuery['conflicts']['edges'][number]['node'];
 
-function ClaimFact({ id }: { id: string }) {
-  const { space } = useSession();
-  const [{ data, error, fetching }] = useQuery({ query: FactById, variables: { space, id } });
-  if (fetching && !data) return <Loading what="fact" />;
-  if (error) return <ErrorNote error={error} />;
-  return data ? <FactDetails fact={data.fact} /> : null;
-}
-
-function ConflictCard({ conflict, onDone }: { conflict: Conflict; onDone: (text: string) => void }) {
+function ConflictCard({ conflict, canAct, onDone }: {
+  conflict: Conflict; canAct: boolean; onDone: (notice: Notice) => void;
+}) {
   const { space, caps } = useSession();
+  const refresh = useRefresh();
   const id = useId();
   const [winner, setWinner] = useState<string | null>(null);
   const [note, setNote] = useState('');
@@ -63,43 +64,49 @@ function ConflictCard({ conflict, onDone }: { conflict: Conflict; onDone: (text:
   const [resolveState, resolve] = useMutation(ResolveConflict);
   const [dismissState, dismiss] = useMutation(DismissConflict);
   const busy = resolveState.fetching || dismissState.fetching;
+  const act = caps.approve && canAct;
 
-  const finish = (result: { error?: import('urql').CombinedError; data?: unknown }, message?: string) => {
-    if (result.error) setError(explain(result.error));
-    else if (message) onDone(message);
+  const finish = (result: { error?: CombinedError }, message?: string) => {
+    if (result.error) {
+      if (lostRace(result.error)) {
+        onDone({ text: explain(result.error), ok: false });
+        refresh();
+      } else setError(explain(result.error));
+    } else if (message) onDone({ text: message, ok: true });
   };
   const onResolve = async () => {
     if (!winner) return setError('Pick the fact that wins first.');
-    const r = await resolve({ space, conflictId: conflict.id, winner, note });
+    const r = await resolve({ space, conflictId: conflict.conflictId, winner, note });
     finish(r, r.data ? `Conflict resolved. ${r.data.resolveConflict.message}` : undefined);
   };
   const onDismiss = async () => {
-    const r = await dismiss({ space, conflictId: conflict.id, note });
+    const r = await dismiss({ space, conflictId: conflict.conflictId, note });
     finish(r, r.data ? `Conflict dismissed. ${r.data.dismissConflict.message}` : undefined);
   };
   return (
-    <article className="card conflict" aria-labelledby={`${id}-title`}>
+    <article className="card conflict" aria-labelledby={`${id}-title`} data-conflict={conflict.conflictId}>
       <h3 id={`${id}-title`}>
-        {conflict.kind.replace('_', ' ').toLowerCase()} conflict{' '}
-        <span className="muted">· {conflict.severity} · opened <When at={conflict.createdAt} /></span>
+        {conflict.kind.replace('_', ' ').toLowerCase()} conflict on <Value text={conflict.subject} />{' '}
+        <span className="muted">· {conflict.severity} · opened <When at={conflict.createdAt} />
+          {conflict.status !== 'OPEN' ? ` · ${conflict.status.toLowerCase()}` : ''}</span>
       </h3>
       {conflict.note ? <p><Value text={conflict.note} /></p> : null}
-      <fieldset className="claims" disabled={busy || !caps.approve}>
+      <fieldset className="claims" disabled={busy || !act}>
         <legend className="sr-only">Facts of this conflict</legend>
-        {conflict.factIds.map((factId) => (
-          <div className="claim" key={factId}>
-            {caps.approve ? (
+        {conflict.facts.map((fact) => (
+          <div className="claim" key={fact.factId}>
+            {act ? (
               <label className="pick">
-                <input type="radio" name={`${id}-winner`} value={factId}
-                  checked={winner === factId} onChange={() => setWinner(factId)} />
+                <input type="radio" name={`${id}-winner`} value={fact.factId}
+                  checked={winner === fact.factId} onChange={() => setWinner(fact.factId)} />
                 This one wins
               </label>
             ) : null}
-            <ClaimFact id={factId} />
+            <FactDetails fact={fact} />
           </div>
         ))}
       </fieldset>
-      {caps.approve ? (
+      {act ? (
         <div className="actions">
           <label htmlFor={`${id}-note`}>Note</label>
           <input id={`${id}-note`} value={note} onChange={(e) => setNote(e.target.value)}
@@ -113,26 +120,56 @@ function ConflictCard({ conflict, onDone }: { conflict: Conflict; onDone: (text:
   );
 }
 
+function InboxPageView({ after, last, onMore, onDone }: {
+  after: string | null; last: boolean; onMore: (cursor: string) => void;
+  onDone: (notice: Notice) => void;
+}) {
+  const { space } = useSession();
+  const { asOf, validAt } = useTime();
+  const [{ data, error, fetching }] = useFreshQuery({ query: InboxPage,
+    variables: { space, first: PAGE, after, asOf, validAt } });
+  const conflicts = (data?.conflicts.edges ?? []).map((e) => e.node);
+  return (
+    <>
+      <ErrorNote error={error} />
+      {fetching && !data ? <Loading what="conflicts" /> : null}
+      {after === null && data ? (
+        <p className="muted" role="status">
+          {data.conflicts.totalCount === 0
+            ? `No open conflicts in this space${asOf || validAt ? ' at that time' : ''}.`
+            : `${data.conflicts.totalCount} open conflict${data.conflicts.totalCount === 1 ? '' : 's'}`
+              + `${asOf ? ` as of ${new Date(asOf).toLocaleString()}` : ''}`
+              + `${validAt ? `, about facts true at ${new Date(validAt).toLocaleString()}` : ''}.`}
+        </p>
+      ) : null}
+      {conflicts.map((c) => (
+        <ConflictCard key={c.conflictId} conflict={c} canAct={!asOf && c.status === 'OPEN'}
+          onDone={onDone} />
+      ))}
+      {last ? <MoreButton pageInfo={data?.conflicts.pageInfo} onMore={onMore} what="conflicts" /> : null}
+    </>
+  );
+}
+
 export function InboxView() {
   const { space, caps } = useSession();
-  const [first, setFirst] = useState(PAGE);
-  const [done, setDone] = useState<string | null>(null);
-  const [{ data, error, fetching }] = useQuery({ query: OpenConflicts, variables: { space, first } });
-  const conflicts = (data?.conflicts.edges ?? []).map((e) => e.node).filter((c) => c.kind !== 'PENDING');
+  const { asOf, validAt } = useTime();
+  const { afters, more } = usePaging(`${space}|${asOf}|${validAt}`);
+  const [done, setDone] = useState<Notice | null>(null);
   return (
     <section aria-labelledby="inbox-title">
       <h2 id="inbox-title">Conflicts inbox</h2>
       {!caps.approve ? (
         <p className="muted">This key can read conflicts; resolving them needs the approve capability.</p>
       ) : null}
-      {done ? <p className="ok" role="status">{done}</p> : null}
-      <ErrorNote error={error} />
-      {fetching && !data ? <Loading what="conflicts" /> : null}
-      {data && conflicts.length === 0 ? <p>No open conflicts in this space.</p> : null}
-      {conflicts.map((c) => <ConflictCard key={c.id} conflict={c} onDone={setDone} />)}
-      {data?.conflicts.pageInfo.hasNextPage ? (
-        <button type="button" onClick={() => setFirst(first + PAGE)}>Show more</button>
+      {caps.approve && asOf ? (
+        <p className="muted">Memory as it stood then: return the clock to now to resolve.</p>
       ) : null}
+      <Outcome notice={done} />
+      {afters.map((after, i) => (
+        <InboxPageView key={after ?? ''} after={after} last={i === afters.length - 1}
+          onMore={more} onDone={setDone} />
+      ))}
     </section>
   );
 }

@@ -1,48 +1,127 @@
 /**
  * A subject's timeline, oldest first: every version with its status, the SUPERSEDES /
- * RETRACTS links between them, tombstones and in-place refinements; under `asOf` it is the
- * timeline as memory held it then.
+ * RETRACTS links both ways (what a version replaced, and what replaced it), tombstones and
+ * in-place refinements. It is read from the newest end a page at a time (`last`, then
+ * `before` for earlier versions), as memory held it at `asOf` and true at `validAt`.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { useQuery } from 'urql';
 
 import { useSession } from '../app/context';
+import { useFreshQuery } from '../app/refresh';
 import { useTime } from '../app/time';
 import { ErrorNote, Loading } from '../components/Notice';
+import { usePaging } from '../components/Pages';
 import { StatusBadge, Value, When } from '../components/Value';
 import { graphql } from '../gql';
+import type { SubjectHistoryQuery } from '../gql/graphql';
+
+const PAGE = 50;
 
 const HistoryQuery = graphql(`
-  query SubjectHistory($space: String!, $subject: String!, $asOf: DateTime) {
-    history(space: $space, subject: $subject, asOf: $asOf) {
+  query SubjectHistory($space: String!, $subject: String!, $asOf: DateTime, $validAt: DateTime,
+                       $last: Int, $before: String) {
+    history(space: $space, subject: $subject, asOf: $asOf, validAt: $validAt, last: $last,
+            before: $before) {
       subject
-      entries { status value fact { ...FactFields } }
+      totalCount
+      pageInfo { hasPreviousPage startCursor }
+      edges {
+        cursor
+        node {
+          status
+          value
+          fact {
+            ...FactFields
+            supersededBy { factId value status recordedAt retracts }
+          }
+        }
+      }
     }
   }
 `);
+
+type Entry = SubjectHistoryQuery['history']['edges'][number]['node'];
 
 function subjectFromHash(): string {
   const [view, ...rest] = window.location.hash.replace(/^#\/?/, '').split('/');
   return view === 'timeline' && rest.length ? decodeURIComponent(rest.join('/')) : '';
 }
 
-const short = (id: string) => id.slice(0, 8);
+const short = (id: string) => `#${id.slice(0, 8)}`;
+
+function Version({ entry, subject }: { entry: Entry; subject: string }) {
+  const { fact } = entry;
+  const next = entry.status === 'REFINED' ? null : fact.supersededBy;
+  return (
+    <li className={`version status-line-${entry.status.toLowerCase()}`} data-fact={fact.factId}>
+      <p className="version-head">
+        <StatusBadge status={entry.status} /> <Value text={entry.value} label={subject} />
+        {entry.status === 'REFINED' ? <span className="muted"> (refined in place to the next value)</span> : null}
+      </p>
+      <p className="muted">
+        {short(fact.factId)} · recorded <When at={fact.recordedAt} />
+        {fact.retiredAt ? <> · retired <When at={fact.retiredAt} /></> : null}
+        {fact.source ? <> · from <Value text={fact.source} /></> : null}
+        {fact.scope ? <> · scope <Value text={fact.scope} /></> : null}
+        {fact.validFrom || fact.validTo ? <> · valid <When at={fact.validFrom} /> to <When at={fact.validTo} /></> : null}
+      </p>
+      {fact.supersedes.length ? (
+        <p className="link-line">supersedes {fact.supersedes.map(short).join(', ')}</p>
+      ) : null}
+      {fact.retracts.length ? (
+        <p className="link-line">retracts {fact.retracts.map(short).join(', ')}</p>
+      ) : null}
+      {next ? (
+        <p className="link-line">
+          {next.retracts.includes(fact.factId) ? 'retracted by' : 'superseded by'}{' '}
+          {short(next.factId)} (<Value text={next.value} />, recorded <When at={next.recordedAt} />)
+        </p>
+      ) : null}
+    </li>
+  );
+}
+
+function HistoryPage({ subject, before, earliest, onEarlier, onTotal }: {
+  subject: string; before: string | null; earliest: boolean;
+  onEarlier: (cursor: string) => void; onTotal: (total: number | null) => void;
+}) {
+  const { space } = useSession();
+  const { asOf, validAt } = useTime();
+  const [{ data, error, fetching }] = useFreshQuery({ query: HistoryQuery,
+    variables: { space, subject, asOf, validAt, last: PAGE, before } });
+  const history = data?.history;
+  useEffect(() => { if (before === null) onTotal(history ? history.totalCount : null); },
+    [before, history, onTotal]);
+  const info = history?.pageInfo;
+  return (
+    <>
+      {earliest && info?.hasPreviousPage && info.startCursor ? (
+        <li className="earlier">
+          <button type="button" onClick={() => onEarlier(info.startCursor ?? '')}>Show earlier versions</button>
+        </li>
+      ) : null}
+      {error ? <li><ErrorNote error={error} /></li> : null}
+      {fetching && !data ? <li><Loading what="timeline" /></li> : null}
+      {(history?.edges ?? []).map((edge) => (
+        <Version key={edge.cursor} entry={edge.node} subject={history?.subject ?? subject} />
+      ))}
+    </>
+  );
+}
 
 export function TimelineView() {
   const { space } = useSession();
-  const { asOf } = useTime();
+  const { asOf, validAt } = useTime();
   const [input, setInput] = useState(subjectFromHash());
   const [subject, setSubject] = useState(subjectFromHash());
+  const [total, setTotal] = useState<number | null>(null);
+  const { afters: befores, more: earlier } = usePaging(`${space}|${subject}|${asOf}|${validAt}`);
   useEffect(() => {
     const follow = () => { const s = subjectFromHash(); if (s) { setInput(s); setSubject(s); } };
     window.addEventListener('hashchange', follow);
     return () => window.removeEventListener('hashchange', follow);
   }, []);
-  const [{ data, error, fetching }] = useQuery({
-    query: HistoryQuery, variables: { space, subject, asOf }, pause: !subject,
-  });
   const submit = (e: FormEvent) => { e.preventDefault(); setSubject(input.trim()); };
-  const entries = data?.history.entries ?? [];
   return (
     <section aria-labelledby="timeline-title">
       <h2 id="timeline-title">Timeline</h2>
@@ -51,30 +130,21 @@ export function TimelineView() {
         <button type="submit">Show timeline</button>
       </form>
       {asOf ? <p className="muted">As memory held it at {new Date(asOf).toLocaleString()}.</p> : null}
-      <ErrorNote error={error} />
-      {fetching && !data ? <Loading what="timeline" /> : null}
-      {data && entries.length === 0 ? <p>No version of this subject{asOf ? ' at that time' : ''}.</p> : null}
-      <ol className="timeline">
-        {entries.map((entry, i) => (
-          <li key={`${entry.fact.id}-${i}`} className={`version status-line-${entry.status.toLowerCase()}`}>
-            <p className="version-head">
-              <StatusBadge status={entry.status} /> <Value text={entry.value} label={data?.history.subject} />
-            </p>
-            <p className="muted">
-              #{short(entry.fact.id)} · recorded <When at={entry.fact.recordedAt} />
-              {entry.fact.retiredAt ? <> · retired <When at={entry.fact.retiredAt} /></> : null}
-              {entry.fact.source ? <> · from <Value text={entry.fact.source} /></> : null}
-              {entry.fact.scope ? <> · scope <Value text={entry.fact.scope} /></> : null}
-            </p>
-            {entry.fact.supersedes.length ? (
-              <p className="link-line">supersedes {entry.fact.supersedes.map((s) => `#${short(s)}`).join(', ')}</p>
-            ) : null}
-            {entry.fact.retracts.length ? (
-              <p className="link-line">retracts {entry.fact.retracts.map((s) => `#${short(s)}`).join(', ')}</p>
-            ) : null}
-          </li>
-        ))}
-      </ol>
+      {validAt ? <p className="muted">Only what was true at {new Date(validAt).toLocaleString()}.</p> : null}
+      {subject && total !== null ? (
+        <p className="muted" role="status">
+          {total === 0 ? `No version of this subject${asOf || validAt ? ' at that time' : ''}.`
+            : `${total} entr${total === 1 ? 'y' : 'ies'}, oldest first.`}
+        </p>
+      ) : null}
+      {subject ? (
+        <ol className="timeline">
+          {[...befores].reverse().map((before, i) => (
+            <HistoryPage key={before ?? ''} subject={subject} before={before} earliest={i === 0}
+              onEarlier={earlier} onTotal={setTotal} />
+          ))}
+        </ol>
+      ) : null}
     </section>
   );
 }

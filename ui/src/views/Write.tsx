@@ -1,7 +1,7 @@
 /**
  * Write: structured facts (`rememberFacts`, no model call) and free text (`remember`, one
- * extraction call when a model is configured); each result line is shown as graphmem wrote
- * it.
+ * extraction call, offered when the server has a model: `serverInfo.llmConfigured`); each
+ * result line is shown as graphmem wrote it, with the facts it overlaps by entities.
  */
 import { useState, type FormEvent } from 'react';
 import { useMutation } from 'urql';
@@ -17,6 +17,7 @@ const RememberFacts = graphql(`
   mutation RememberFacts($space: String!, $facts: [FactInput!]!, $text: String!, $source: String!) {
     rememberFacts(space: $space, facts: $facts, text: $text, source: $source) {
       action subject value factId conflictId message
+      collisions { factId subject value }
     }
   }
 `);
@@ -25,6 +26,7 @@ const RememberText = graphql(`
   mutation RememberText($space: String!, $text: String!, $source: String!) {
     remember(space: $space, text: $text, source: $source) {
       action subject value factId conflictId message
+      collisions { factId subject value }
     }
   }
 `);
@@ -35,7 +37,18 @@ function Results({ lines }: { lines: Line[] }) {
   if (!lines.length) return null;
   return (
     <ul className="results" role="status" aria-label="Results">
-      {lines.map((l, i) => <li key={i} className={`action-${l.action.toLowerCase()}`}><Value text={l.message} /></li>)}
+      {lines.map((l, i) => (
+        <li key={i} className={`action-${l.action.toLowerCase()}`}>
+          <Value text={l.message} />
+          {l.collisions.length ? (
+            <span className="muted"> · overlaps by entities with{' '}
+              {l.collisions.map((c, j) => (
+                <span key={c.factId}>{j ? ', ' : ''}<Value text={c.subject} /> = <Value text={c.value} /></span>
+              ))}
+            </span>
+          ) : null}
+        </li>
+      ))}
     </ul>
   );
 }
@@ -95,7 +108,7 @@ function TextForm() {
   return (
     <form className="card" onSubmit={submit}>
       <h3>Remember a message</h3>
-      <p className="muted">One extraction call by the configured model; without one, graphmem says so.</p>
+      <p className="muted">One extraction call by the configured model.</p>
       <label htmlFor="remember-text">Message</label>
       <textarea id="remember-text" rows={3} value={text} onChange={(e) => setText(e.target.value)} required />
       <label>Source <input value={source} onChange={(e) => setSource(e.target.value)} /></label>
@@ -107,11 +120,19 @@ function TextForm() {
 }
 
 export function WriteView() {
+  const { server } = useSession();
   return (
     <section aria-labelledby="write-title">
       <h2 id="write-title">Write</h2>
       <FactForm />
-      <TextForm />
+      {server?.llmConfigured ? <TextForm /> : (
+        <div className="card">
+          <h3>Remember a message</h3>
+          <p className="muted">This server has no model configured (GRAPHMEM_LLM_BASE_URL and
+            GRAPHMEM_LLM_MODEL), so it cannot extract facts from a message; structured facts
+            above need none.</p>
+        </div>
+      )}
     </section>
   );
 }
