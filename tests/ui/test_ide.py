@@ -43,7 +43,10 @@ def test_graphiql_runs_a_query_with_every_other_host_blocked(browser: Browser,
         page.get_by_role("button", name="New tab").click()
         expect(tabs).to_have_count(len(documents()) + 1)
         expect(tabs.last).to_have_class(re.compile("graphiql-tab-active"))
-        replace_query(page, "{ __typename")
+        replace_query(page, "query Probe { __typename")
+        # GraphiQL names the tab once it has parsed the new document: run only then (before,
+        # it would send the operation name it still holds)
+        expect(tabs.last).to_contain_text("Probe")
         # the editor's own shortcut: Monaco's completion list can reopen over the toolbar
         page.keyboard.press("ControlOrMeta+Enter")
         expect(page.locator(".graphiql-response")).to_contain_text('"__typename": "Query"',
