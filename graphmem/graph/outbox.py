@@ -32,7 +32,8 @@ from neo4j.time import DateTime as NeoDateTime
 
 from graphmem.graph.driver import GraphDriver, run
 
-TIME_KEYS = frozenset({"recorded_at", "held_from", "valid_from", "valid_to", "retired_at"})
+TIME_KEYS = frozenset({"recorded_at", "held_from", "valid_from", "valid_to", "retired_at",
+                       "at"})
 ID_KEYS = ("id", "fact_id", "new", "old")
 _REF_KEYS = frozenset({*ID_KEYS, "fact_ids", "flagged"})
 
