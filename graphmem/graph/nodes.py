@@ -228,6 +228,24 @@ class OutboxNode(GraphNode):
     applied_at = DateTimeNeo4jFormatProperty()
 
 
+class ImportNode(GraphNode):
+    """How far an import into a space got: moved in the transaction of each batch it writes,
+    so an interrupted import continues after its last committed batch. A handful per space
+    at most, found by id and space: no index."""
+
+    __label__ = "Import"
+    uid = StringProperty(db_property="id", required=True)
+    space = StringProperty(required=True)
+    mode = StringProperty(choices={"restore": "restore", "replay": "replay"})
+    source = StringProperty()
+    remap = BooleanProperty()
+    line = IntegerProperty()
+    done = BooleanProperty()
+    written = IntegerProperty()
+    started_at = DateTimeNeo4jFormatProperty()
+    updated_at = DateTimeNeo4jFormatProperty()
+
+
 class SchemaVersionNode(GraphNode):
     """The graph schema version the migrations installed."""
 
@@ -239,4 +257,4 @@ class SchemaVersionNode(GraphNode):
 
 
 DECLARED: tuple[type[GraphNode], ...] = (
-    SpaceNode, EntityNode, FactNode, ConflictNode, OutboxNode, SchemaVersionNode)
+    SpaceNode, EntityNode, FactNode, ConflictNode, OutboxNode, ImportNode, SchemaVersionNode)

@@ -5,8 +5,9 @@ the write path's own code: a `remember` event is the write's Batch, applied by
 `Batch.apply` (facts, refines, statuses, retirements, the entity projection, conflicts);
 `settle` replays its batches and closes its conflict; `policy` sets the space's policy;
 `entity` seeds an entity (create_entity), `sweep` attaches placeholders with the recorded
-vocabulary, `rebuild` runs the projection rebuild again at its instant; `erase` deletes what
-it names (the log was already rewritten without erased content). Space
+vocabulary, `rebuild` runs the projection rebuild again at its instant; `import` (a restored
+export's batch) writes its batch, then its entities, conflicts and space properties; `erase`
+deletes what it names (the log was already rewritten without erased content). Space
 write counters continue from the last event, so new writes keep their order after a restore.
 Embeddings are computed again for the restored facts (`embed=False` skips it).
 """
@@ -26,6 +27,7 @@ from graphmem.errors import GraphMemError
 from graphmem.graph import migrations as graph_migrations
 from graphmem.graph import outbox, projection
 from graphmem.graph.driver import run
+from graphmem.lifecycle.transfer.restore import apply_extras
 from graphmem.remember.write import Batch
 from graphmem.runtime import Runtime
 
@@ -89,6 +91,8 @@ def replay(tx: ManagedTransaction, event: Event, store: str) -> None:
         run(tx, "entities/sweep_placeholders", space=space, types=event.payload["types"])
     elif event.kind == "rebuild":
         projection.rebuild_in(tx, space, now)
+    elif event.kind == "import":
+        apply_extras(tx, space, event.payload)
 
 
 def _replay_page(tx: ManagedTransaction, events: list[Event], store: str) -> None:
