@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import os
 import tempfile
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
-from typing import IO, Iterator
+from typing import IO
 
 from graphmem.errors import InvalidInput
 from graphmem.graph.reads import aware

@@ -39,7 +39,8 @@ def fact(record: dict[str, Any], at: datetime) -> dict[str, Any] | None:
 
 def _unrefine(out: dict[str, Any], at: datetime) -> None:
     """Revisions made after the instant undone: the first of them holds the value then."""
-    kept, later = [], []
+    kept: list[dict[str, Any]] = []
+    later: list[dict[str, Any]] = []
     for revision in out["revisions"]:
         (later if _after(revision.get("at"), at) else kept).append(revision)
     if later:

@@ -71,8 +71,9 @@ def load(data: object, digest: str) -> Source:
     changed = sum(1 for r in results if r.get("updated_at") and r.get("updated_at") != r.get(
         "created_at"))
     if changed:
-        notes.append(f"{plural(changed, 'memory', 'memories')} changed in Mem0 after creation: only the"
-                     " current text is in get_all() (the earlier ones are in Mem0's history())")
+        notes.append(f"{plural(changed, 'memory', 'memories')} changed in Mem0 after"
+                     " creation: only the current text is in get_all() (the earlier ones are"
+                     " in Mem0's history())")
     if relations:
         notes.append(f"{plural(len(relations), 'relation')} carry no time: recorded at"
                      " import time")
