@@ -12,11 +12,13 @@ are in Mem0's `history()`, not in `get_all()`.
 from __future__ import annotations
 
 import re
+from datetime import datetime, timedelta
 from typing import Any
 
 from graphmem.errors import InvalidInput
 from graphmem.lifecycle.transfer.importers.items import Item, Source, instant, plural
 
+_STAMPED_TOGETHER = timedelta(seconds=1)  # Mem0 stamps both times of a new memory apart
 MAPPED = frozenset({"id", "memory", "metadata", "created_at", "updated_at", "categories"})
 _ID = re.compile(r"[^0-9a-z]")
 
@@ -56,6 +58,10 @@ def _relation(row: dict[str, Any], index: int) -> Item:
     return Item(fact, where)
 
 
+def _created(item: Item) -> datetime:
+    return datetime.fromisoformat(str(item.fact["valid_from"]))
+
+
 def load(data: object, digest: str) -> Source:
     if not looks_like(data):
         raise InvalidInput("not a Mem0 get_all() document (a list of memories, or results)")
@@ -68,13 +74,13 @@ def load(data: object, digest: str) -> Source:
     extra = sorted({k for r in results for k in r} - MAPPED)
     if extra:
         notes.append(f"memory fields not imported: {', '.join(extra)}")
-    changed = sum(1 for r in results if r.get("updated_at") and r.get("updated_at") != r.get(
-        "created_at"))
+    changed = sum(1 for item in items[:len(results)]
+                  if item.at is not None and item.at - _created(item) > _STAMPED_TOGETHER)
     if changed:
         notes.append(f"{plural(changed, 'memory', 'memories')} changed in Mem0 after"
                      " creation: only the current text is in get_all() (the earlier ones are"
                      " in Mem0's history())")
     if relations:
-        notes.append(f"{plural(len(relations), 'relation')} carry no time: recorded at"
+        notes.append(f"{plural(len(relations), 'relation')}: no time in Mem0, recorded at"
                      " import time")
     return Source("mem0", tuple(items), tuple(notes), digest)
