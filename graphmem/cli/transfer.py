@@ -39,10 +39,12 @@ def _progress(what: str) -> Iterator[Callable[[int, int], None] | None]:
     if not sys.stderr.isatty():
         yield None
         return
+    from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 
     with Progress("[progress.description]{task.description}", BarColumn(),
-                  MofNCompleteColumn(), TimeRemainingColumn(), transient=True) as bar:
+                  MofNCompleteColumn(), TimeRemainingColumn(), transient=True,
+                  console=Console(stderr=True)) as bar:
         task = bar.add_task(what, total=None)
 
         def update(done: int, total: int) -> None:
