@@ -1,9 +1,8 @@
-// Export, step 2: facts by id with every stored property an export carries (never the
-// embedding, the vector sequence or text derived from the value), and their links with the
-// instant each was made. Times travel as ISO text.
-UNWIND $ids AS id
-MATCH (f:Fact {id: id})
-WHERE f.space = $space
+// Export: every fact of a space in recording order (its slot and value break ties between
+// facts of one write), with every stored property an export carries (never the embedding,
+// the vector sequence or text derived from the value) and its links with the instant each
+// was made. Times travel as ISO text.
+MATCH (f:Fact {space: $space})
 RETURN f {.id, .subject, .scope, .value, .status, .kind, .time_ref, .confidence, .source,
           .source_ref, .raw, .metadata, .category, .head, .relation, .tail, .head_type,
           .tail_type, .head_key, .tail_key, .cardinality, .action, .proposed_action,
@@ -15,3 +14,4 @@ RETURN f {.id, .subject, .scope, .value, .status, .kind, .time_ref, .confidence,
                                 RETURN {id: o.id, at: toString(r.at)} },
           retracts: COLLECT { MATCH (f)-[r:RETRACTS]->(o:Fact)
                               RETURN {id: o.id, at: toString(r.at)} }} AS fact
+ORDER BY f.recorded_at, f.subject, f.scope, f.value, f.id

@@ -60,6 +60,15 @@ def taken(graph: GraphDriver, ids: list[str]) -> bool:
     return False
 
 
+def restore_facts(tx: ManagedTransaction, space: str, facts: list[dict[str, Any]],
+                  supersedes: list[dict[str, Any]], retracts: list[dict[str, Any]]
+                  ) -> dict[str, int]:
+    """Facts as exported and their links; returns how many of each were written."""
+    rows = run(tx, "transfer/restore_facts", space=space, facts=facts, supersedes=supersedes,
+               retracts=retracts)
+    return {k: int(v) for k, v in rows[0].items()}
+
+
 def restore_space(tx: ManagedTransaction, space: str, policy: str | None,
                   labels: list[str]) -> None:
     run(tx, "transfer/restore_space", space=space, policy=policy, labels=labels)

@@ -9,14 +9,16 @@ no trace in a tenant's export.
 
 from __future__ import annotations
 
-import heapq
 import json
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import IO, Any
 
-from graphmem.graph.facts import as_time
+import neo4j
+
+from graphmem.graph.rows import read
+from graphmem.graph.statements import query
 from graphmem.lifecycle.transfer import asof, records, relational
 from graphmem.lifecycle.transfer.codec import FORMAT, VERSION, Writer
 from graphmem.lifecycle.transfer.importers.items import plural
@@ -55,32 +57,51 @@ class ExportResult:
                 f" hash {self.digest[:16]}…, signed by key {self.key_id}")
 
 
-def _order(rows: Sequence[dict[str, Any]]) -> list[str]:
-    """Fact ids by recording time, each after the facts it points at (Kahn's algorithm with
-    the recording order as the tie-break; a cycle, which the writes never make, falls back
-    to the recording order). Facts recorded at one instant (one write) follow their slot and
-    value before their id, so a copy whose ids were re-derived lists them in the same order."""
-    rank = {r["id"]: (as_time(r["recorded_at"]) or datetime.min.replace(tzinfo=UTC),
-                      r["subject"], r["scope"], r["value"], r["id"]) for r in rows}
-    waiting = {r["id"]: {t for t in r["targets"] if t in rank and t != r["id"]} for r in rows}
-    users: dict[str, list[str]] = {}
-    for fact_id, targets in waiting.items():
-        for target in targets:
-            users.setdefault(target, []).append(fact_id)
-    ready = [(rank[i], i) for i, targets in waiting.items() if not targets]
-    heapq.heapify(ready)
-    out: list[str] = []
-    while ready:
-        _, fact_id = heapq.heappop(ready)
-        out.append(fact_id)
-        for user in users.get(fact_id, ()):
-            waiting[user].discard(fact_id)
-            if not waiting[user]:
-                heapq.heappush(ready, (rank[user], user))
-    if len(out) < len(rank):
-        placed = set(out)
-        out += sorted((i for i in rank if i not in placed), key=lambda i: rank[i])
-    return out
+class _Topological:
+    """Facts in the order the scan gives (recording order), each held back until the facts
+    it points at (SUPERSEDES / RETRACTS) are out, so an import can link each fact as it
+    writes it. A settlement can make an older fact supersede a newer one; those few wait
+    here. Facts still waiting when the scan ends (their target is gone) follow in order."""
+
+    def __init__(self) -> None:
+        self.out: set[str] = set()
+        self.waiting: dict[str, list[dict[str, Any]]] = {}
+
+    def _missing(self, record: dict[str, Any]) -> str | None:
+        for link in (*record["supersedes"], *record["retracts"]):
+            if link["id"] not in self.out and link["id"] != record["id"]:
+                return str(link["id"])
+        return None
+
+    def add(self, record: dict[str, Any]) -> Iterator[dict[str, Any]]:
+        missing = self._missing(record)
+        if missing is not None:
+            self.waiting.setdefault(missing, []).append(record)
+            return
+        ready = [record]
+        while ready:
+            current = ready.pop(0)
+            self.out.add(current["id"])
+            yield current
+            for held in self.waiting.pop(current["id"], []):
+                still = self._missing(held)
+                if still is None:
+                    ready.append(held)
+                else:
+                    self.waiting.setdefault(still, []).append(held)
+
+    def rest(self) -> Iterator[dict[str, Any]]:
+        """The facts still waiting, without their links to facts the scan never gave (erased
+        while the export ran)."""
+        left = sorted((r for held in self.waiting.values() for r in held),
+                      key=lambda r: (r["recorded_at"] or "", r["id"]))
+        self.waiting = {}
+        known = self.out | {r["id"] for r in left}
+        for record in left:
+            for kind in ("supersedes", "retracts"):
+                record[kind] = [link for link in record[kind] if link["id"] in known]
+            self.out.add(record["id"])
+            yield record
 
 
 class SpaceExport:
@@ -91,9 +112,10 @@ class SpaceExport:
         self.space = space
         self.req = req
         self.flagged: dict[str, dict[str, Any]] = {}
+        self.order = _Topological()
 
     def size(self) -> dict[str, Any]:
-        return self.runtime.graph.read("transfer/export_space", space=self.space)[0]
+        return read(self.runtime.graph, "transfer/export_space", space=self.space)[0]
 
     def space_record(self, row: dict[str, Any]) -> dict[str, Any]:
         policy = row.get("policy")
@@ -103,36 +125,43 @@ class SpaceExport:
                 "retention_days": relational.retention_days(self.runtime.store, self.space)}
 
     def facts(self) -> Iterator[dict[str, Any]]:
-        graph = self.runtime.graph
-        order = _order(graph.read("transfer/export_order", space=self.space))
-        for start in range(0, len(order), PAGE):
-            ids = order[start:start + PAGE]
-            rows = {r["fact"]["id"]: r["fact"] for r in graph.read(
-                "transfer/export_facts", space=self.space, ids=ids)}
-            for fact_id in ids:
-                if fact_id not in rows:
-                    continue  # erased while the export ran
-                record = records.fact_record(rows[fact_id], self.space)
+        """One streamed scan of the space's facts (a read of its own, so a space of any
+        size is never held in memory), in an order an import can link as it goes."""
+        order = self.order
+        with self.runtime.graph.session(default_access_mode=neo4j.READ_ACCESS) as session:
+            for row in session.run(query("transfer/export_facts"), space=self.space):
+                record = records.fact_record(row["fact"], self.space)
                 found = record if self.req.as_of is None else asof.fact(record, self.req.as_of)
-                if found is None:
-                    continue
-                if found["status"] == "FLAGGED_CONFLICT":
-                    self.flagged[found["id"]] = found
-                yield found
+                if found is not None:
+                    yield from self._flagged(order.add(found))
+        yield from self._flagged(order.rest())
+
+    def exported(self, ids: list[str]) -> list[str]:
+        """The ids among `ids` of facts this export holds (the space is read while writes
+        go on: a conflict or an entity may name a fact written after the facts were)."""
+        return [i for i in ids if i in self.order.out]
+
+    def _flagged(self, found: Iterator[dict[str, Any]]) -> Iterator[dict[str, Any]]:
+        for record in found:
+            if record["status"] == "FLAGGED_CONFLICT":
+                self.flagged[record["id"]] = record
+            yield record
 
     def entities(self) -> Iterator[dict[str, Any]]:
-        for row in self.runtime.graph.read("transfer/export_entities", space=self.space):
+        for row in read(self.runtime.graph, "transfer/export_entities", space=self.space):
             record = records.entity_record(row["entity"], self.space)
+            record["facts"] = self.exported(record["facts"])
             if self.req.as_of is None or asof.made_by(record, self.req.as_of):
                 yield record
 
     def conflicts(self) -> list[dict[str, Any]]:
         out = []
-        for row in self.runtime.graph.read("transfer/export_conflicts", space=self.space):
+        for row in read(self.runtime.graph, "transfer/export_conflicts", space=self.space):
             record = records.conflict_record(row["conflict"], self.space)
+            record["fact_ids"] = self.exported(record["fact_ids"])
             found = record if self.req.as_of is None else asof.conflict(record,
                                                                         self.req.as_of)
-            if found is not None:
+            if found is not None and found["fact_ids"]:
                 out.append(found)
         return out
 

@@ -1,7 +1,9 @@
 """Export records from what the stores return, and store rows back from export records.
 
-Plain functions over dicts: times are ISO 8601 in UTC in a record and datetimes in a row;
-a fact's metadata and revisions are JSON in the graph and objects in a record. Every record
+Plain functions over dicts. Times are ISO 8601 text in UTC, written as Neo4j writes them
+(no trailing zeros in the fraction), in a record and in a row alike: the restore statements
+turn them into datetimes, which costs far less than the driver converting each one. A
+fact's metadata and revisions are JSON in the graph and objects in a record. Every record
 lists all of its fields (null when unset), so two exports of the same memory are equal
 line for line.
 """
@@ -31,9 +33,17 @@ Remap = Callable[[str], str]
 
 
 def iso(value: Any) -> str | None:
-    """A stored time as ISO 8601 in UTC (the same instant however it was stored)."""
-    when = as_time(value)
-    return None if when is None else when.astimezone(UTC).isoformat()
+    """A stored time as ISO 8601 in UTC (the same instant however it was stored), with the
+    fraction of a second as Neo4j prints it."""
+    if value is None:
+        return None
+    if isinstance(value, str) and value.endswith("Z"):
+        return value[:-1] + "+00:00"
+    instant = as_time(value)
+    assert instant is not None
+    utc = instant.astimezone(UTC)
+    fraction = f"{utc.microsecond:06d}".rstrip("0")
+    return utc.strftime("%Y-%m-%dT%H:%M:%S") + (f".{fraction}" if fraction else "") + "+00:00"
 
 
 def when(value: Any) -> datetime | None:
@@ -97,10 +107,10 @@ def _clean(row: dict[str, Any]) -> dict[str, Any]:
 
 
 def fact_row(record: Mapping[str, Any], space: str, remap: Remap) -> dict[str, Any]:
-    """The Fact node a record describes, as `remember/apply` creates it (the text the search
-    index reads is derived again from the value)."""
+    """The Fact node a record describes (the text the search index reads is derived again
+    from the value)."""
     row: dict[str, Any] = {k: record.get(k) for k in FACT_FIELDS}
-    row.update({k: when(record.get(k)) for k in FACT_TIMES})
+    row.update({k: record.get(k) for k in FACT_TIMES})
     row["id"] = remap(str(record["id"]))
     row["space"] = space
     row["metadata"] = json.dumps(record.get("metadata") or {}, sort_keys=True)
@@ -113,18 +123,16 @@ def fact_row(record: Mapping[str, Any], space: str, remap: Remap) -> dict[str, A
 
 
 def link_rows(record: Mapping[str, Any], kind: str, remap: Remap) -> list[dict[str, Any]]:
-    """A fact's SUPERSEDES or RETRACTS links as `remember/apply` makes them, at their own
-    instant (`at`); the retired fact keeps the validity its own record gives it (the link's
-    instant stands in only for a record that gives none)."""
+    """A fact's SUPERSEDES or RETRACTS links, each at its own instant (`at`), in the shape
+    of a write batch's (the mirror follows them as it follows a write's)."""
     return [{"new": remap(str(record["id"])), "old": remap(str(link["id"])),
-             "valid_to": when(link["at"]), "at": when(link["at"])}
-            for link in record.get(kind) or ()]
+             "valid_to": link["at"], "at": link["at"]} for link in record.get(kind) or ()]
 
 
 def entity_row(record: Mapping[str, Any], remap: Remap) -> dict[str, Any]:
     row = {k: record.get(k) for k in ENTITY_FIELDS}
     row["type"] = record.get("entity_type")
-    row["created_at"] = when(record.get("created_at"))
+    row["created_at"] = record.get("created_at")
     facts = [remap(str(f)) for f in record.get("facts") or ()]
     if facts:
         row["fact_ids"] = facts  # erasure finds the entity in the event by its facts
@@ -136,7 +144,7 @@ def conflict_row(record: Mapping[str, Any], space: str, remap: Remap) -> dict[st
     props["id"] = remap(str(record["id"]))
     props["winner"] = remap(str(record["winner"])) if record.get("winner") else None
     props["space"] = space
-    props["created_at"] = when(record.get("created_at"))
-    props["closed_at"] = when(record.get("closed_at"))
+    props["created_at"] = record.get("created_at")
+    props["closed_at"] = record.get("closed_at")
     return {"id": props["id"], "props": _clean(props),
             "fact_ids": [remap(str(f)) for f in record.get("fact_ids") or ()]}

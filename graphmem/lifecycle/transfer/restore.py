@@ -3,10 +3,11 @@
 The whole file is checked first (the hash chain, the counts, the signature: see `codec`);
 a file that fails is refused with the line that fails and nothing is written. Then the
 records are written in batches, in file order, each batch one write transaction under the
-space's lock: its facts and links through the write path's own statements (at their
-original times), the entities, conflicts and space properties beside them, an `import`
-outbox entry carrying all of it (so the mirror follows, the audit row is committed with it,
-and `graph restore --from-mirror` replays it), and the import's checkpoint. Decisions and
+space's lock: its facts and links as exported (original times and statuses), their
+projection onto the entity graph, the entities, conflicts and space properties beside them,
+an `import` outbox entry carrying all of it (so the mirror follows, the audit row is
+committed with it, and `graph restore --from-mirror` replays it the same way), and the
+import's checkpoint. Decisions and
 the retention period go to the relational store first, idempotently. A re-run of the same
 file after an interruption continues after the last committed batch.
 
@@ -28,15 +29,14 @@ from typing import IO, Any
 from neo4j import ManagedTransaction
 
 from graphmem.errors import GraphMemError
-from graphmem.graph import imports, spaces
+from graphmem.graph import imports, projection, spaces
 from graphmem.graph.imports import Checkpoint
-from graphmem.graph.outbox import Outbox, encode, revive_times
+from graphmem.graph.outbox import Outbox
 from graphmem.lifecycle.erasure import set_retention
 from graphmem.lifecycle.transfer import codec, records, relational
 from graphmem.lifecycle.transfer.report import ImportReport
 from graphmem.mirror.audit import AuditCall
 from graphmem.remember.policy import make_policy, policy_to_json
-from graphmem.remember.write import Batch
 from graphmem.runtime import Runtime
 
 Opener = Callable[[], IO[str]]
@@ -62,41 +62,39 @@ def _remapper(space: str, remap: bool) -> records.Remap:
 
 
 # ---- what one batch writes, live and when the mirror's log is replayed -----------------------
-def _when(value: Any) -> Any:
-    return records.when(value) if isinstance(value, str) else value
+class BrokenLinks(GraphMemError):
+    """A link of the export names a fact that is not there to link to."""
 
 
-def event_batch(event: dict[str, Any]) -> Batch:
+def apply_import(tx: ManagedTransaction, space: str, now: datetime,
+                 event: dict[str, Any]) -> None:
+    """Everything an `import` event restores, in the caller's transaction (which holds the
+    space's lock): its facts and links, their projection onto the entity graph, then the
+    entities as exported (their names and times), the conflicts with their outcome and the
+    space's own properties (the relation labels whole, so their order is the exporter's)."""
     part = event.get("batch") or {}
-    return Batch(facts=[revive_times(r) for r in part.get("facts", [])],
-                 supersedes=[revive_times(e) for e in part.get("supersedes", [])],
-                 retracts=[revive_times(e) for e in part.get("retracts", [])])
-
-
-def apply_extras(tx: ManagedTransaction, space: str, event: dict[str, Any]) -> None:
-    """What an `import` event restores beside its batch: the space's policy and relation
-    labels, entities as exported, conflicts with their outcome (after the batch, whose facts
-    they name; the labels are set whole, so their order is the exporter's)."""
+    facts = list(part.get("facts", []))
+    links = {k: list(part.get(k, [])) for k in ("supersedes", "retracts")}
+    written = imports.restore_facts(tx, space, facts, links["supersedes"], links["retracts"])
+    for kind, expected in links.items():
+        if written[kind] != len(expected):
+            raise BrokenLinks(f"{len(expected) - written[kind]} {kind} link(s) of the import"
+                              " name facts the space does not hold")
+    projection.project(tx, space, now, facts)
     own = event.get("space")
     if own is not None:
         imports.restore_space(tx, space, own.get("policy"), list(own.get("labels") or []))
-    imports.restore_entities(tx, space, [
-        {**{k: v for k, v in e.items() if k != "fact_ids"}, "created_at": _when(
-            e.get("created_at"))} for e in event.get("entities", [])])
-    imports.restore_conflicts(tx, space, [
-        {**c, "props": {k: _when(v) if k in ("created_at", "closed_at") else v
-                        for k, v in c["props"].items()}} for c in event.get("conflicts", [])])
+    imports.restore_entities(tx, space, [{k: v for k, v in e.items() if k != "fact_ids"}
+                                         for e in event.get("entities", [])])
+    imports.restore_conflicts(tx, space, list(event.get("conflicts", [])))
 
 
-def _write(tx: ManagedTransaction, outbox: Outbox, text: str, point: Checkpoint, line: int,
-           written: int, done: bool) -> None:
+def _write(tx: ManagedTransaction, outbox: Outbox, event: dict[str, Any], point: Checkpoint,
+           line: int, written: int, done: bool) -> None:
     now = datetime.now(UTC)
     spaces.lock(tx, outbox.space, now)
-    event = json.loads(text)
-    batch = event_batch(event)
-    batch.outbox.append(outbox.draft("import", text))
-    batch.apply(tx, outbox.space, now, outbox)
-    apply_extras(tx, outbox.space, event)
+    apply_import(tx, outbox.space, now, event)
+    outbox.record(tx, "import", event, now)
     imports.advance(tx, point, line, written, done, now)
 
 
@@ -219,8 +217,8 @@ class Restore:
             self.sealed += bool(decision.get("sealed"))
         if pending.own is not None:
             set_retention(store, target, pending.own.get("retention_days"))
-        text = encode(self._event(pending, target, point, remap))
-        self.runtime.write(target, self.call, _write, text, point, pending.last,
+        event = self._event(pending, target, point, remap)
+        self.runtime.write(target, self.call, _write, event, point, pending.last,
                            len(pending.facts), done)
         self.written.update(facts=len(pending.facts), entities=len(pending.entities),
                             conflicts=len(pending.conflicts), decisions=len(pending.decisions))
