@@ -7,7 +7,8 @@ the write path's own code: a `remember` event is the write's Batch, applied by
 `entity` seeds an entity (create_entity), `sweep` attaches placeholders with the recorded
 vocabulary, `rebuild` runs the projection rebuild again at its instant; `import` (a restored
 export's batch) writes its facts and links, then its entities, conflicts and space
-properties, as the import did; `erase` deletes what it names (the log was already rewritten without erased content). Space
+properties, as the import did; `erase` deletes what it names (the log was already
+rewritten without erased content). Space
 write counters continue from the last event, so new writes keep their order after a restore.
 Embeddings are computed again for the restored facts (`embed=False` skips it).
 """

@@ -19,7 +19,6 @@ is re-derived for the target space, the same way on every run.
 from __future__ import annotations
 
 import hashlib
-import json
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
