@@ -14,6 +14,7 @@ from graphmem.resolvers import (
     receipts,
     review,
     streams,
+    transfer,
     writes,
 )
 from graphmem.resolvers.context import RequestContext
@@ -22,5 +23,5 @@ from graphmem.resolvers.registry import OPERATIONS, Operation
 
 __all__ = [
     "OPERATIONS", "Call", "Operation", "RequestContext", "admin", "audit", "entities", "execute",
-    "reads", "recall", "receipts", "review", "streams", "subscribe", "writes",
+    "reads", "recall", "receipts", "review", "streams", "subscribe", "transfer", "writes",
 ]

@@ -31,6 +31,9 @@ class FactInput:
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     raw: str | None = None
+    recorded_at: datetime | None = strawberry.field(
+        default=None, description="When memory learnt it, for a backfill (backfill"
+                                  " capability, as validFrom).")
 
     def to_dict(self) -> dict[str, Any]:
         """Only the fields given, enum values unwrapped, keys as the Python API names them."""

@@ -21,6 +21,7 @@ from graphmem.schema.inputs import EntityRefInput
 from graphmem.schema.limits import check_hops, check_limit
 from graphmem.schema.pagination import Connection
 from graphmem.schema.scalars import JSON
+from graphmem.schema.transfer_types import MemoryExport
 from graphmem.schema.types import Conflict, Fact, History, Policy, SpaceStats
 
 
@@ -157,3 +158,10 @@ class Query:
                                   " for the whole tenant).")
     async def receipt(self, info: GraphInfo, id: strawberry.ID) -> JSON:
         return JSON(await run(info, None, id=str(id)))
+
+    @strawberry.field(description="The space's whole memory as a signed JSON Lines export (as"
+                                  " memory held it at `asOf` when given); inline up to"
+                                  " GRAPHMEM_EXPORT_INLINE_MAX, else `graphmem export`.")
+    async def export_memory(self, info: GraphInfo, space: SpaceArg,
+                            as_of: datetime | None = None) -> MemoryExport:
+        return MemoryExport.from_result(*await run(info, space, as_of=as_of))

@@ -12,13 +12,14 @@ from graphmem.mirror import audit
 
 from support.api_support import Api, codes, new_tenant
 
-ALL = {"read", "write", "delete", "verify", "approve", "admin"}
+ALL = {"read", "write", "delete", "verify", "approve", "admin", "backfill"}
 ROLE_CAPABILITIES: dict[str, set[str]] = {
     "reader": {"read"},
     "writer": {"read", "write"},
     "approver": {"read", "write", "approve"},
     "auditor": {"read", "verify"},
     "steward": {"read", "write", "delete"},
+    "importer": {"read", "write", "backfill"},
     "admin": ALL,
 }
 
@@ -79,6 +80,9 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     # $s names a user (eraseUser) or a tenant (eraseTenant) rather than a space
     "eraseUser": ("delete", "mutation($s: String!) { eraseUser(user: $s) }"),
     "eraseTenant": ("delete", "mutation($s: String!) { eraseTenant(tenant: $s) }"),
+    "exportMemory": ("read", "query($s: String!) { exportMemory(space: $s) { hash } }"),
+    "importMemory": ("backfill", 'mutation($s: String!) { importMemory(space: $s, data:'
+                                 ' "subject,value,time\\nplan,Pro,2024-01-01\\n") { records } }'),
 }
 # no space argument: the caller's tenant
 TENANT_WIDE = {"auditLog", "verifyAudit", "exportPublicKey", "receipt", "verifyReceipt"}

@@ -198,7 +198,7 @@ class Restore:
         self._report(total, total)
         notes = (f"{self.sealed} decision(s) were exported sealed: restored without their"
                  " action, snapshot and receipt",) if self.sealed else ()
-        return ImportReport("restore", "graphmem", targets, read, dict(self.written),
+        return ImportReport("restore", "graphmem", targets, read, dict(+self.written),
                             skipped=skipped, unmapped=notes,
                             remapped=any(p.point.remap for p in plans.values()))
 

@@ -41,6 +41,8 @@ export type FactInput = {
   kind?: Kind | null | undefined;
   raw?: string | null | undefined;
   reason?: string | null | undefined;
+  /** When memory learnt it, for a backfill (backfill capability, as validFrom). */
+  recordedAt?: string | null | undefined;
   relation?: string | null | undefined;
   scope?: string | null | undefined;
   subject: string;
