@@ -25,7 +25,7 @@ class _Bounded(io.StringIO):
         self.size = 0
 
     def write(self, text: str, /) -> int:
-        self.size += len(text)
+        self.size += len(text.encode())
         if self.size > self.limit:
             raise InvalidInput(f"the export is larger than GRAPHMEM_EXPORT_INLINE_MAX"
                                f" ({self.limit} bytes): use `graphmem export`")

@@ -3,6 +3,11 @@
 // the vector sequence or text derived from the value) and its links with the instant each
 // was made. Times travel as ISO text.
 MATCH (f:Fact {space: $space})
+WITH f,
+     COLLECT { MATCH (f)-[r:SUPERSEDES]->(o:Fact) RETURN {id: o.id, at: toString(r.at)} }
+       AS supersedes,
+     COLLECT { MATCH (f)-[r:RETRACTS]->(o:Fact) RETURN {id: o.id, at: toString(r.at)} }
+       AS retracts
 RETURN f {.id, .subject, .scope, .value, .status, .kind, .time_ref, .confidence, .source,
           .source_ref, .raw, .metadata, .category, .head, .relation, .tail, .head_type,
           .tail_type, .head_key, .tail_key, .cardinality, .action, .proposed_action,
@@ -10,8 +15,5 @@ RETURN f {.id, .subject, .scope, .value, .status, .kind, .time_ref, .confidence,
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           held_from: toString(f.held_from), recorded_at: toString(f.recorded_at),
           retired_at: toString(f.retired_at), refined_at: toString(f.refined_at),
-          supersedes: COLLECT { MATCH (f)-[r:SUPERSEDES]->(o:Fact)
-                                RETURN {id: o.id, at: toString(r.at)} },
-          retracts: COLLECT { MATCH (f)-[r:RETRACTS]->(o:Fact)
-                              RETURN {id: o.id, at: toString(r.at)} }} AS fact
+          supersedes: supersedes, retracts: retracts} AS fact
 ORDER BY f.recorded_at, f.subject, f.scope, f.value, f.id

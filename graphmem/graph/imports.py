@@ -14,6 +14,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from graphmem.errors import GraphMemError
 from graphmem.graph.driver import GraphDriver, run
 
 
@@ -39,12 +40,31 @@ def checkpoint(graph: GraphDriver, space: str, import_id: str) -> Checkpoint | N
                       int(row["written"] or 0))
 
 
-def advance(tx: ManagedTransaction, point: Checkpoint, line: int, written: int, done: bool,
-            now: datetime) -> None:
-    """Move the checkpoint in the caller's transaction (which holds the space's lock)."""
-    run(tx, "transfer/checkpoint_set", id=point.id, space=point.space, mode=point.mode,
-        source=point.source, remap=point.remap, line=line, written=written, done=done,
-        now=now)
+class ConcurrentImport(GraphMemError):
+    """Another run of the same import moved its checkpoint meanwhile."""
+
+
+def expect(tx: ManagedTransaction, point: Checkpoint, start: int) -> None:
+    """Raise ConcurrentImport unless the checkpoint stands where this run left it (`start`),
+    before anything is written (the caller holds the space's lock)."""
+    rows = run(tx, "transfer/checkpoint_get", space=point.space, id=point.id)
+    found = int(rows[0]["checkpoint"]["line"] or 0) if rows else 0
+    if found != start:
+        raise ConcurrentImport(f"another run of this import into {point.space} is writing"
+                               " it: let it finish (or run this one again once it stopped)")
+
+
+def advance(tx: ManagedTransaction, point: Checkpoint, start: int, line: int, written: int,
+            done: bool, now: datetime) -> None:
+    """Move the checkpoint from `start` to `line` in the caller's transaction (which holds
+    the space's lock); raises ConcurrentImport, so the transaction rolls back, when another
+    run moved it from `start` meanwhile."""
+    rows = run(tx, "transfer/checkpoint_set", id=point.id, space=point.space,
+               mode=point.mode, source=point.source, remap=point.remap, line=line,
+               written=written, done=done, now=now, start=start)
+    if not rows:
+        raise ConcurrentImport(f"another run of this import into {point.space} is writing"
+                               " it: let it finish (or run this one again once it stopped)")
 
 
 def content(graph: GraphDriver, space: str) -> int:

@@ -15,16 +15,19 @@ import uuid
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from graphmem import GraphMem
 from graphmem.graph import imports
 from graphmem.graph.driver import GraphDriver
+from graphmem.graph.imports import ConcurrentImport
 from graphmem.graph.outbox import pending_count
 from graphmem.lifecycle.check_mirror import check_mirror
+from graphmem.lifecycle.transfer import codec
 from graphmem.lifecycle.transfer.importers import digest
-from graphmem.lifecycle.transfer.restore import import_id
+from graphmem.lifecycle.transfer.restore import Restore, collect_ids, import_id
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
@@ -139,3 +142,30 @@ def test_a_killed_replay_run_again_ends_exact(own_store: Runtime, tmp_path: Path
         assert [e.value for e in mem.history(subject)] == said
     assert reached < len(rows)
     settled(own_store, mem)
+
+
+def test_two_runs_of_one_import_never_write_it_twice(make_mem: Any, runtime: Runtime,
+                                                     tmp_path: Path) -> None:
+    """Both runs find the space empty; the second to commit finds the checkpoint moved and
+    its batch rolls back."""
+    tenant = f"t-{uuid.uuid4().hex[:12]}"
+    source = make_mem(f"{tenant}/source/a/r")
+    source.remember_facts([{"subject": f"s{i}", "value": "v", "confidence": 0.9}
+                           for i in range(30)])
+    path = tmp_path / "export.jsonl"
+    source.export(path)
+    target = f"{tenant}/copy/a/r"
+    trusted = codec.trusted_keys(runtime.mirror.trusted(), None)
+    jobs = []
+    for _ in range(2):
+        ids: dict[str, list[str]] = {}
+        with path.open() as stream:
+            verified = codec.verify(stream, trusted, collect_ids(ids))
+        job = Restore(runtime, None, verified, {source.key: target}, 10,
+                      lambda space, ids: None)
+        jobs.append((job, job.plan(ids)))
+    first, second = jobs
+    assert first[0].run(path.open, first[1]).written["facts"] == 30
+    with pytest.raises(ConcurrentImport, match="another run of this import"):
+        second[0].run(path.open, second[1])
+    assert fact_count(runtime, target) == 30

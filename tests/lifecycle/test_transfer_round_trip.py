@@ -116,6 +116,7 @@ def test_an_import_is_mirrored_audited_and_rebuilt_from_the_log(
     source, copy, _ = copy_of(make, tenant, tmp_path)
     copy.drain()
     assert check_mirror(mirror_runtime, copy.key) == []
+    assert copy.fsck().ok, str(copy.fsck())
     rows = copy.audit_log(limit=200, operation="import")
     assert rows and all(r.outcome == "ok" for r in rows)
     assert copy.verify_audit().ok

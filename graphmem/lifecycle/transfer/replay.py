@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Sequence
+from datetime import datetime
 from typing import Any
 
 from neo4j import ManagedTransaction
@@ -40,9 +41,14 @@ Index = Callable[[str, list[str]], None]
 Progress = Callable[[int, int], None]
 
 
+def _at(item: Item) -> datetime:
+    assert item.at is not None
+    return item.at
+
+
 def chronological(items: Sequence[Item]) -> list[Item]:
     """Timed items oldest first (ties keep file order), then the untimed ones."""
-    timed = sorted((i for i in items if i.at is not None), key=lambda i: i.at)  # type: ignore[arg-type,return-value]
+    timed = sorted((i for i in items if i.at is not None), key=_at)
     return timed + [i for i in items if i.at is None]
 
 
@@ -78,9 +84,10 @@ def batches(props: Sequence[Proposal], size: int, start: int) -> list[tuple[int,
 
 
 def _write(tx: ManagedTransaction, outbox: Outbox, req: WriteRequest, point: Checkpoint,
-           line: int, done: bool) -> list[Result]:
+           lines: tuple[int, int], done: bool) -> list[Result]:
     results = write_proposals(tx, outbox, req)
-    imports.advance(tx, point, line, len(written_ids(results)), done, req.info.now)
+    imports.advance(tx, point, lines[0], lines[1], len(written_ids(results)), done,
+                    req.info.now)
     return results
 
 
@@ -98,7 +105,8 @@ def replay(runtime: Runtime, call: AuditCall | None, target: str, source: Source
     written = 0
     for begin, end in batches(props, size, point.line):
         req = request(tuple(props[begin:end]))
-        results = runtime.write(target, call, _write, req, point, end, end == len(props))
+        results = runtime.write(target, call, _write, req, point, (begin, end),
+                                end == len(props))
         actions.update(r.action.value for r in results)
         ids = written_ids(results)
         written += len(ids)

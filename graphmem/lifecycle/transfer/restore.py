@@ -89,12 +89,13 @@ def apply_import(tx: ManagedTransaction, space: str, now: datetime,
 
 
 def _write(tx: ManagedTransaction, outbox: Outbox, event: dict[str, Any], point: Checkpoint,
-           line: int, written: int, done: bool) -> None:
+           lines: tuple[int, int], written: int, done: bool) -> None:
     now = datetime.now(UTC)
     spaces.lock(tx, outbox.space, now)
+    imports.expect(tx, point, lines[0])
     apply_import(tx, outbox.space, now, event)
     outbox.record(tx, "import", event, now)
-    imports.advance(tx, point, line, written, done, now)
+    imports.advance(tx, point, lines[0], lines[1], written, done, now)
 
 
 # ---- reading the file into batches -------------------------------------------------------------
@@ -147,6 +148,7 @@ class Restore:
         self.progress = progress
         self.written: Counter[str] = Counter()
         self.sealed = 0
+        self.at: dict[str, int] = {}  # each target's checkpoint line as this run left it
 
     def plan(self, ids: dict[str, list[str]]) -> dict[str, _Plan]:
         """Each source space's target and checkpoint; refuses a target that holds memory
@@ -166,6 +168,7 @@ class Restore:
                 point = Checkpoint(key, target, "restore", self.verified.digest, 0, False,
                                    remap)
             plans[source] = _Plan(source, target, point)
+            self.at[target] = point.line
         return plans
 
     def run(self, opener: Opener, plans: dict[str, _Plan]) -> ImportReport:
@@ -217,8 +220,9 @@ class Restore:
         if pending.own is not None:
             set_retention(store, target, pending.own.get("retention_days"))
         event = self._event(pending, target, point, remap)
-        self.runtime.write(target, self.call, _write, event, point, pending.last,
-                           len(pending.facts), done)
+        self.runtime.write(target, self.call, _write, event, point,
+                           (self.at[target], pending.last), len(pending.facts), done)
+        self.at[target] = pending.last
         self.written.update(facts=len(pending.facts), entities=len(pending.entities),
                             conflicts=len(pending.conflicts), decisions=len(pending.decisions))
         self.index(target, [remap(str(f["id"])) for f in pending.facts])
@@ -248,13 +252,14 @@ class Restore:
         for plan in plans.values():
             point = imports.checkpoint(self.runtime.graph, plan.target, plan.point.id)
             if point is not None and not point.done:
-                self.runtime.write(plan.target, None, _mark_done, point)
+                self.runtime.write(plan.target, None, _mark_done, point,
+                                   self.at[plan.target])
 
 
-def _mark_done(tx: ManagedTransaction, outbox: Outbox, point: Checkpoint) -> None:
+def _mark_done(tx: ManagedTransaction, outbox: Outbox, point: Checkpoint, line: int) -> None:
     now = datetime.now(UTC)
     spaces.lock(tx, outbox.space, now)
-    imports.advance(tx, point, point.line, 0, True, now)
+    imports.advance(tx, point, line, line, 0, True, now)
 
 
 def collect_ids(ids: dict[str, list[str]]) -> Callable[[dict[str, Any]], None]:
