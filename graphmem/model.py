@@ -147,12 +147,25 @@ class Proposal:
     valid_from: datetime | None = None
     valid_to: datetime | None = None
     raw: str = ""
-    source_ref: str = ""
-    metadata: dict[str, Any] = field(default_factory=dict)
+    recorded_at: datetime | None = None
+    source: str | None = None
+    source_ref: str | None = None
+    metadata: dict[str, Any] | None = None
 
     @property
     def effective_confidence(self) -> float:
         return MISSING_CONFIDENCE if self.confidence is None else self.confidence
+
+    @property
+    def backdated(self) -> bool:
+        """Carries its own time (a backfill): when memory learnt it, or since when it held."""
+        return self.recorded_at is not None or self.valid_from is not None
+
+    @property
+    def since(self) -> datetime | None:
+        """When the proposal says its value began to hold: its valid_from, else its
+        recorded_at (None for an ordinary write, which holds from the write's instant)."""
+        return self.valid_from or self.recorded_at
 
     def with_changes(self, **changes: Any) -> Proposal:
         return replace(self, **changes)
@@ -261,7 +274,8 @@ class Decision:
     """What reconcile decided for one proposal; the graph store applies it verbatim.
 
     `status` is the new fact's status, None when nothing is stored (DEDUP, SKIP, REFINE).
-    `value` is what the new fact holds (a tombstone holds `(retracted: X)`).
+    `value` is what the new fact holds (a tombstone holds `(retracted: X)`). `valid_to` ends
+    a backdated value's validity where a newer value of the slot begins.
     """
 
     action: Action
@@ -281,6 +295,7 @@ class Decision:
     cardinality: Cardinality = Cardinality.ONE
     note: str = ""
     message: str = ""
+    valid_to: datetime | None = None
 
     @property
     def stores_fact(self) -> bool:

@@ -88,6 +88,12 @@ class Settings(BaseSettings):
                                        " other processes committed (its own wake it at once).")
     retention_days: float | None = Field(None, gt=0, description="Default purge period.")
 
+    # ---- export and import ----
+    import_batch: int = Field(1000, ge=1, le=100_000, description="Records an import writes"
+                              " per transaction (and per checkpoint).")
+    export_inline_max: int = Field(16 * 1024 * 1024, ge=1024, description="Largest export"
+                                   " (bytes) the GraphQL API returns inline.")
+
     host: str = "127.0.0.1"
     port: int = Field(8080, ge=1, le=65535)
     max_body: int = Field(1024 * 1024, ge=1024)

@@ -15,6 +15,7 @@ from graphmem.resolvers import (
     receipts,
     review,
     streams,
+    transfer,
     viewer,
     writes,
 )
@@ -24,6 +25,6 @@ from graphmem.resolvers.registry import OPERATIONS, Operation
 
 __all__ = [
     "OPERATIONS", "Call", "Operation", "RequestContext", "admin", "audit", "entities", "execute",
-    "nodes", "reads", "recall", "receipts", "review", "streams", "subscribe", "viewer",
-    "writes",
+    "nodes", "reads", "recall", "receipts", "review", "streams", "subscribe", "transfer",
+    "viewer", "writes",
 ]

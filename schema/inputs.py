@@ -39,6 +39,9 @@ class FactInput:
     raw: str | None = None
     source_ref: str | None = None
     metadata: JSON | None = None
+    recorded_at: datetime | None = strawberry.field(
+        default=None, description="When memory learnt it, for a backfill (backfill"
+                                  " capability, as validFrom).")
 
     def to_dict(self) -> dict[str, Any]:
         """Only the fields given, enum values unwrapped, keys as the Python API names them."""

@@ -21,6 +21,7 @@ from graphmem.schema.receipt_types import (
 )
 from graphmem.schema.relay import local_id
 from graphmem.schema.scalars import JSON
+from graphmem.schema.transfer_types import ImportResult
 from graphmem.schema.types import ChangeResult, Policy, PolicyResult, RememberResult
 
 
@@ -159,3 +160,12 @@ class Mutation:
         message, policy = await run(info, space, mode=mode.value, authority=ranks,
                                     curated=tuple(curated or ()))
         return PolicyResult(message=message, policy=Policy.from_model(policy))
+
+    @strawberry.mutation(description="Import a file's content (backfill capability): restore a"
+                                     " graphmem export into an empty space, or replay values"
+                                     " at their times (Vayl, Mem0, CSV, JSON Lines).")
+    async def import_memory(self, info: GraphInfo, space: SpaceArg, data: str,
+                            mode: str = "auto", format: str = "auto",
+                            public_key: str | None = None) -> ImportResult:
+        return ImportResult.from_model(await run(info, space, data=data, mode=mode,
+                                                 format=format, public_key=public_key))

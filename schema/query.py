@@ -8,6 +8,7 @@ audit chain, receipts and Relay's `node`/`nodes`, and holds the time-travel rule
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 import strawberry
@@ -20,7 +21,7 @@ from graphmem.model import Conflict as ModelConflict
 from graphmem.model import Fact as ModelFact
 from graphmem.resolvers import execute
 from graphmem.schema.audit_types import AuditEntry, AuditReport, ReceiptVerdict
-from graphmem.schema.fields import After, First, GraphInfo, field, run, settings
+from graphmem.schema.fields import After, First, GraphInfo, SpaceArg, field, run, settings
 from graphmem.schema.graph_types import Entity
 from graphmem.schema.limits import check_limit
 from graphmem.schema.query_facts import FactQueries
@@ -30,6 +31,7 @@ from graphmem.schema.receipt_types import Receipt, receipt
 from graphmem.schema.relay import Connection, GlobalId, Node, connection, parse_global_id, wants
 from graphmem.schema.scalars import JSON
 from graphmem.schema.space_types import Space
+from graphmem.schema.transfer_types import MemoryExport
 from graphmem.schema.types import Conflict, Fact
 
 TIME_TRAVEL = """Reads of graphmem's memory. Time travel, the same on every read that takes it:
@@ -96,6 +98,14 @@ class Query(FactQueries, GraphQueries, ViewerQueries):
     @field("A receipt issued earlier in your tenant, by its id (a key for the whole tenant).")
     async def receipt(self, info: GraphInfo, id: strawberry.ID) -> Receipt:
         return receipt(await run(info, None, id=str(id)))
+
+
+    @field("The space's whole memory as a signed JSON Lines export (as memory held it at"
+           " `asOf` when given); inline up to GRAPHMEM_EXPORT_INLINE_MAX, else `graphmem"
+           " export`.")
+    async def export_memory(self, info: GraphInfo, space: SpaceArg,
+                            as_of: datetime | None = None) -> MemoryExport:
+        return MemoryExport.from_result(*await run(info, space, as_of=as_of))
 
 
 async def _node(info: GraphInfo, name: str, ident: GlobalId) -> Node | None:

@@ -4,8 +4,10 @@
 // space's write counter taken with the lock, orders one space's entries as they committed;
 // it carries the audited call's row, so the row survives a crash after the commit). Empty lists cost nothing. Times equal to the
 // write's own instant travel once as $now (rows only flag them): converting thousands of
-// datetimes on the way in was the largest cost of a batch. A retirement that closes a
-// fact's validity records when (valid_to_at): read as of an earlier instant, it was open.
+// datetimes on the way in was the largest cost of a batch. A backfilled fact's changes carry
+// their own instant (`at` on its refine and retirement rows), else they happen at $now. A
+// retirement that closes a fact's validity records when (valid_to_at): read as of an earlier
+// instant, it was open.
 CALL () {
   UNWIND $facts AS row
   CREATE (f:Fact)
@@ -22,7 +24,7 @@ CALL () {
   WHERE f.space = $space
   SET f.revisions = coalesce(f.revisions, []) + [row.revision],
       f.value = row.value, f.value_key = row.value_key,
-      f.confidence = row.confidence, f.refined_at = $now
+      f.confidence = row.confidence, f.refined_at = coalesce(row.at, $now)
 }
 CALL () {
   UNWIND $statuses AS row
@@ -39,18 +41,20 @@ CALL () {
   UNWIND $supersedes AS e
   MATCH (new:Fact {id: e.new}), (old:Fact {id: e.old})
   WHERE old.space = $space AND new.space = $space
-  CREATE (new)-[:SUPERSEDES {at: $now}]->(old)
-  SET old.valid_to_at = CASE WHEN old.valid_to IS NULL THEN $now ELSE old.valid_to_at END,
-      old.status = 'SUPERSEDED', old.retired_at = $now,
+  CREATE (new)-[:SUPERSEDES {at: coalesce(e.at, $now)}]->(old)
+  SET old.valid_to_at = CASE WHEN old.valid_to IS NULL THEN coalesce(e.at, $now)
+                             ELSE old.valid_to_at END,
+      old.status = 'SUPERSEDED', old.retired_at = coalesce(e.at, $now),
       old.valid_to = coalesce(old.valid_to, e.valid_to, $now)
 }
 CALL () {
   UNWIND $retracts AS e
   MATCH (tomb:Fact {id: e.new}), (old:Fact {id: e.old})
   WHERE old.space = $space AND tomb.space = $space
-  CREATE (tomb)-[:RETRACTS {at: $now}]->(old)
-  SET old.valid_to_at = CASE WHEN old.valid_to IS NULL THEN $now ELSE old.valid_to_at END,
-      old.status = 'SUPERSEDED', old.retired_at = $now,
+  CREATE (tomb)-[:RETRACTS {at: coalesce(e.at, $now)}]->(old)
+  SET old.valid_to_at = CASE WHEN old.valid_to IS NULL THEN coalesce(e.at, $now)
+                             ELSE old.valid_to_at END,
+      old.status = 'SUPERSEDED', old.retired_at = coalesce(e.at, $now),
       old.valid_to = coalesce(old.valid_to, e.valid_to, $now)
 }
 CALL () {

@@ -1,4 +1,5 @@
-// Open a conflict per (slot, kind) of this write, or join the open one already there.
+// Open a conflict per (slot, kind) of this write, or join the open one already there; a
+// backfilled write's conflict opens at its own instant (`at`).
 UNWIND $rows AS row
 OPTIONAL MATCH (existing:Conflict {space: $space, subject: row.subject, scope: row.scope,
                                    kind: row.kind, status: 'open'})
@@ -7,7 +8,7 @@ CALL (row, existing) {
   WITH row, existing WHERE existing IS NULL
   CREATE (c:Conflict {id: row.id, space: $space, subject: row.subject, scope: row.scope,
                       kind: row.kind, severity: row.severity, note: row.note,
-                      status: 'open', created_at: $now})
+                      status: 'open', created_at: coalesce(row.at, $now)})
   RETURN c
   UNION
   WITH row, existing WHERE existing IS NOT NULL

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from graphmem.errors import InvalidInput
 
-CAPABILITIES: frozenset[str] = frozenset({"read", "write", "delete", "verify", "approve", "admin"})
+CAPABILITIES: frozenset[str] = frozenset({"read", "write", "delete", "verify", "approve", "admin",
+                                         "backfill"})
 
 ROLES: dict[str, frozenset[str]] = {
     "reader": frozenset({"read"}),
@@ -12,6 +13,7 @@ ROLES: dict[str, frozenset[str]] = {
     "approver": frozenset({"read", "write", "approve"}),
     "auditor": frozenset({"read", "verify"}),
     "steward": frozenset({"read", "write", "delete"}),
+    "importer": frozenset({"read", "write", "backfill"}),
     "admin": CAPABILITIES,
 }
 

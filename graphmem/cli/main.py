@@ -17,6 +17,7 @@ from graphmem.cli.memory import (
 )
 from graphmem.cli.mirror import audit_app, erase_command, mirror_app, restore_command
 from graphmem.cli.server import doctor, migrate_app, neo4j_app, serve
+from graphmem.cli.transfer import export_command, import_command
 from graphmem.errors import GraphMemError
 
 app = typer.Typer(
@@ -39,6 +40,8 @@ app.command("remember")(remember_command)
 app.command("recall")(recall_command)
 app.command("history")(history_command)
 app.command("conflicts")(conflicts_command)
+app.command("export")(export_command)
+app.command("import")(import_command)
 
 
 def main() -> None:

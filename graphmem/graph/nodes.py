@@ -240,6 +240,24 @@ class OutboxFloorNode(GraphNode):
     seq = IntegerProperty()
 
 
+class ImportNode(GraphNode):
+    """How far an import into a space got: moved in the transaction of each batch it writes,
+    so an interrupted import continues after its last committed batch. A handful per space
+    at most, found by id and space: no index."""
+
+    __label__ = "Import"
+    uid = StringProperty(db_property="id", required=True)
+    space = StringProperty(required=True)
+    mode = StringProperty(choices={"restore": "restore", "replay": "replay"})
+    source = StringProperty()
+    remap = BooleanProperty()
+    line = IntegerProperty()
+    done = BooleanProperty()
+    written = IntegerProperty()
+    started_at = DateTimeNeo4jFormatProperty()
+    updated_at = DateTimeNeo4jFormatProperty()
+
+
 class SchemaVersionNode(GraphNode):
     """The graph schema version the migrations installed."""
 
@@ -251,5 +269,5 @@ class SchemaVersionNode(GraphNode):
 
 
 DECLARED: tuple[type[GraphNode], ...] = (
-    SpaceNode, EntityNode, FactNode, ConflictNode, OutboxNode, OutboxFloorNode,
+    SpaceNode, EntityNode, FactNode, ConflictNode, OutboxNode, OutboxFloorNode, ImportNode,
     SchemaVersionNode)

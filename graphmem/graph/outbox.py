@@ -14,8 +14,9 @@ Payloads are the graph batches themselves (`graphmem.remember.write.Batch` lists
 refines, statuses, supersedes, retracts, conflicts), so the event log replays through the
 write path's own statements. Kinds: `remember` (one batch), `settle` (approval or conflict
 settlement: a list of batches and the conflict it closes), `policy`, `entity`
-(create_entity), `sweep` (placeholders attached), `rebuild` (the projection rebuilt) and
-`erase` (hard deletion, ids only).
+(create_entity), `sweep` (placeholders attached), `rebuild` (the projection rebuilt),
+`import` (a restored batch of an export: its facts and links as a batch, with the entities,
+conflicts and space properties restored beside them) and `erase` (hard deletion, ids only).
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ from neo4j.time import DateTime as NeoDateTime
 from graphmem.graph.driver import GraphDriver, run
 from graphmem.graph.rows import read_one
 
-TIME_KEYS = frozenset({"recorded_at", "held_from", "valid_from", "valid_to", "retired_at"})
+TIME_KEYS = frozenset({"recorded_at", "held_from", "valid_from", "valid_to", "retired_at",
+                       "refined_at", "at"})
 ID_KEYS = ("id", "fact_id", "new", "old")
 _REF_KEYS = frozenset({*ID_KEYS, "fact_ids", "flagged"})
 
@@ -132,6 +134,8 @@ def batches(kind: str, payload: dict[str, Any]) -> list[dict[str, Any]]:
         return [payload]
     if kind == "settle":
         return list(payload.get("batches", []))
+    if kind == "import" and isinstance(payload.get("batch"), dict):
+        return [payload["batch"]]
     return []
 
 

@@ -115,6 +115,13 @@ def projection_row(fact: dict[str, Any], known: Iterable[str]) -> dict[str, Any]
     return row
 
 
+def _own_instant(fact: dict[str, Any], now: datetime) -> datetime | None:
+    """A fact recorded at another instant than the write's (a backfill): its entities exist
+    from then on."""
+    recorded = fact.get("recorded_at")
+    return recorded if isinstance(recorded, datetime) and recorded is not now else None
+
+
 def project(tx: ManagedTransaction, space: str, now: datetime,
             facts: Sequence[dict[str, Any]]) -> int:
     """Write entities, ABOUT edges and typed edges for the facts that have a head."""
@@ -122,7 +129,7 @@ def project(tx: ManagedTransaction, space: str, now: datetime,
     if not facts:
         return 0
     known = _known(tx, space, facts)
-    rows = [projection_row(f, known) for f in facts]
+    rows = [{**projection_row(f, known), "at": _own_instant(f, now)} for f in facts]
     run(tx, "projection/project_facts", space=space, now=now, rows=rows)
     return len(rows)
 

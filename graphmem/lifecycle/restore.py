@@ -5,8 +5,10 @@ the write path's own code: a `remember` event is the write's Batch, applied by
 `Batch.apply` (facts, refines, statuses, retirements, the entity projection, conflicts);
 `settle` replays its batches and closes its conflict; `policy` sets the space's policy;
 `entity` seeds an entity (create_entity), `sweep` attaches placeholders with the recorded
-vocabulary, `rebuild` runs the projection rebuild again at its instant; `erase` deletes what
-it names (the log was already rewritten without erased content). Space
+vocabulary, `rebuild` runs the projection rebuild again at its instant; `import` (a restored
+export's batch) writes its facts and links, then its entities, conflicts and space
+properties, as the import did; `erase` deletes what it names (the log was already
+rewritten without erased content). Space
 write counters continue from the last event, so new writes keep their order after a restore.
 Embeddings are computed again for the restored facts (`embed=False` skips it).
 """
@@ -26,6 +28,7 @@ from graphmem.errors import GraphMemError
 from graphmem.graph import migrations as graph_migrations
 from graphmem.graph import outbox, projection
 from graphmem.graph.driver import run
+from graphmem.lifecycle.transfer.restore import apply_import
 from graphmem.remember.write import Batch
 from graphmem.runtime import Runtime
 
@@ -73,6 +76,9 @@ def replay(tx: ManagedTransaction, event: Event, store: str) -> None:
     """One event, applied to the graph as its original transaction applied it."""
     space, now = event.space, event.now
     run(tx, "restore/space", space=space, now=now, seq=event.graph_seq, store=store)
+    if event.kind == "import":
+        apply_import(tx, space, now, event.payload)
+        return
     for payload in outbox.batches(event.kind, event.payload):
         _batch(payload).apply(tx, space, now)
     if event.kind == "settle" and event.payload.get("close"):

@@ -110,13 +110,14 @@ def _apply_batch(cur: Cursor, cipher: FieldCipher, entry: OutboxEntry,
                         " AND space = ?", (row["status"], entry.id, row["id"], space))
     for edge_type, key in (("SUPERSEDES", "supersedes"), ("RETRACTS", "retracts")):
         for edge in batch.get(key, []):
+            at = edge.get("at") or now  # a backfilled change carries its own instant
             cur.execute("UPDATE mirror_facts SET status = 'SUPERSEDED', retired_at = ?,"
                         " valid_to = COALESCE(valid_to, ?), event_id = ? WHERE id = ?"
                         " AND space = ?",
-                        (now, edge.get("valid_to") or now, entry.id, edge["old"], space))
+                        (at, edge.get("valid_to") or at, entry.id, edge["old"], space))
             cur.execute("INSERT INTO mirror_edges (src, dst, type, space, at)"
                         " VALUES (?, ?, ?, ?, ?) ON CONFLICT (src, dst, type) DO NOTHING",
-                        (edge["new"], edge["old"], edge_type, space, now))
+                        (edge["new"], edge["old"], edge_type, space, at))
 
 
 def _insert_fact(cur: Cursor, cipher: FieldCipher, entry: OutboxEntry,

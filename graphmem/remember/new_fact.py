@@ -28,33 +28,57 @@ class WriteInfo:
     message_key: str | None = None
 
 
+def recorded(p: Proposal, info: WriteInfo) -> datetime:
+    """When memory learns the proposal: the write's instant, or the time a backfill gives."""
+    return p.recorded_at or info.now
+
+
+def source_of(p: Proposal, info: WriteInfo) -> str:
+    """Who asserts the proposal: the write's source, unless a replayed fact names its own."""
+    return info.source if p.source is None else p.source
+
+
 def new_fact(p: Proposal, d: Decision, info: WriteInfo) -> Fact:
     """The fact `d` stores for `p`.
 
-    A current fact is valid from the write's instant unless the proposal says otherwise; an
-    archived (past-tense) fact was valid until then; a fact stored HISTORICAL (an archive or a
-    tombstone) is retired as it is written.
+    A current fact is valid from the instant memory learns it (the write's, or the one a
+    backfill gives) unless the proposal says otherwise; an archived (past-tense) fact was
+    valid until then, or until the newer value a backdated one met (`d.valid_to`); a fact
+    stored HISTORICAL (an archive or a tombstone) is retired as it is written.
     """
     assert d.fact_id is not None and d.status is not None
     archived = d.action == Action.ARCHIVE
+    at = recorded(p, info)
     return Fact(
         id=d.fact_id, space=info.space, subject=d.subject, value=d.value, scope=d.scope,
         kind=d.kind, time_ref=p.time_ref, status=d.status, confidence=p.confidence,
-        source=info.source, source_ref=p.source_ref or info.source_ref, raw=p.raw or info.text,
+        source=source_of(p, info),
+        source_ref=info.source_ref if p.source_ref is None else p.source_ref,
+        raw=p.raw or info.text,
         metadata=_metadata(p, d, info), category=d.category, head=p.head,
         relation=p.relation, tail=p.tail, cardinality=d.cardinality,
         proposed_action=d.proposed_action,
-        valid_from=p.valid_from or (None if archived else info.now),
-        valid_to=p.valid_to or (info.now if archived else None),
-        recorded_at=info.now, retired_at=info.now if d.status == Status.HISTORICAL else None,
+        valid_from=_valid_from(p, d, at),
+        valid_to=d.valid_to or p.valid_to or (at if archived else None),
+        recorded_at=at, retired_at=at if d.status == Status.HISTORICAL else None,
         supersedes=d.supersedes, retracts=d.retracts,
     )
 
 
+def _valid_from(p: Proposal, d: Decision, at: datetime) -> datetime | None:
+    """Since when the fact holds in the world: as the proposal says, else from when memory
+    learns it; a past-tense fact archived as such began at an unknown time."""
+    if p.valid_from is not None:
+        return p.valid_from
+    if d.action == Action.ARCHIVE and d.valid_to is None:
+        return None
+    return at
+
+
 def _metadata(p: Proposal, d: Decision, info: WriteInfo) -> dict[str, Any]:
-    """The call's metadata with the fact's own over it, the fact's kind, the extractor's
-    reason and the gate's note."""
-    metadata = {**info.metadata, **p.metadata}
+    """The caller's metadata (the call's, then the fact's own), the fact's kind, the
+    extractor's reason and the gate's note."""
+    metadata = {**info.metadata, **(p.metadata or {})}
     metadata["kind"] = d.kind.value
     if p.reason:
         metadata["reason"] = p.reason
@@ -73,5 +97,6 @@ def refined(former: Fact, d: Decision, p: Proposal, info: WriteInfo) -> Fact:
     former value in the fact's revisions."""
     return replace(
         former, value=d.value, confidence=p.confidence,
-        revisions=(*former.revisions, revision(former.value, info.source, info.now)),
+        revisions=(*former.revisions,
+                   revision(former.value, source_of(p, info), recorded(p, info))),
     )

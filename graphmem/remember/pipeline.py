@@ -32,7 +32,7 @@ from graphmem.model import (
     SlotState,
     TimeRef,
 )
-from graphmem.remember.new_fact import WriteInfo
+from graphmem.remember.new_fact import WriteInfo, source_of
 from graphmem.remember.policy import policy_from_json
 from graphmem.remember.reconcile import apply_to_state, detect_ambiguity, reconcile
 from graphmem.remember.write import Batch, new_id
@@ -57,6 +57,11 @@ class WriteRequest:
     confidence_floor: float
     curated: frozenset[str]
     cluster_jaccard: float = 0.5  # collisions by entity overlap (seed 002)
+    trusted_sources: frozenset[str] = frozenset()  # facts' own sources entitled as trusted
+
+    def trusts(self, p: Proposal) -> bool:
+        """Whether the confirm gate trusts the proposal's source (its own, or the call's)."""
+        return self.trusted if p.source is None else p.source in self.trusted_sources
 
 
 def _slot_params(proposals: tuple[Proposal, ...], keep: Any = None) -> list[dict[str, str]]:
@@ -103,7 +108,7 @@ def write_proposals(tx: ManagedTransaction, outbox: Outbox, req: WriteRequest) -
     decided: list[tuple[Proposal, Decision]] = []
     for index, p in enumerate(req.proposals):
         slot = (p.subject, p.scope)
-        ctx = Context(source=info.source, text=info.text, trusted=req.trusted,
+        ctx = Context(source=source_of(p, info), text=info.text, trusted=req.trusts(p),
                       ambiguous=index in ambiguous, confidence_floor=req.confidence_floor)
         before = {f.id: f for f in states[slot].facts}
         d = reconcile(p, states[slot], specs.get(p.subject), policy, ctx, new_id("f"))

@@ -28,12 +28,13 @@ from graphmem.slots import SlotSchema, normalise_subject
 
 MAX_VALUE_LENGTH = 200_000
 MAX_TEXT_LENGTH = 1_000_000
-MAX_METADATA = 100_000
+MAX_METADATA_LENGTH = 100_000
 _FIELDS = frozenset({
     "subject", "value", "scope", "kind", "time_ref", "action", "confidence", "head",
     "relation", "tail", "head_type", "tail_type", "cardinality", "reason", "target_id",
-    "category", "valid_from", "valid_to", "raw", "source_ref", "metadata",
+    "category", "valid_from", "valid_to", "raw", "recorded_at", "source_ref", "metadata",
 })
+TIME_FIELDS = ("recorded_at", "valid_from")  # a backfill's own times (backfill capability)
 
 E = TypeVar("E", bound=StrEnum)
 
@@ -123,25 +124,26 @@ def parse_proposal(raw: Mapping[str, Any], schema: SlotSchema) -> Proposal:
         valid_from=_when(raw.get("valid_from"), "valid_from"),
         valid_to=_when(raw.get("valid_to"), "valid_to"),
         raw=_text(raw.get("raw"), "raw", MAX_TEXT_LENGTH) or "",
-        source_ref=_text(raw.get("source_ref"), "source_ref", 2000) or "",
+        source_ref=_text(raw.get("source_ref"), "source_ref", 2000),
+        recorded_at=_when(raw.get("recorded_at"), "recorded_at"),
         metadata=_metadata(raw.get("metadata")),
     )
 
 
-def _metadata(raw: Any) -> dict[str, Any]:
+def _metadata(raw: Any) -> dict[str, Any] | None:
     """A fact's own metadata: a JSON object, merged over the call's."""
     if raw is None:
-        return {}
+        return None
     if not isinstance(raw, Mapping):
         raise InvalidInput(f"fact field 'metadata' must be an object, got {type(raw).__name__}")
     try:
         size = len(json.dumps(raw, default=str))
-    except (TypeError, ValueError):
-        raise InvalidInput("fact field 'metadata' must be plain JSON") from None
-    if size > MAX_METADATA:
+    except (TypeError, ValueError) as e:
+        raise InvalidInput(f"fact field 'metadata' is not JSON: {e}") from None
+    if size > MAX_METADATA_LENGTH:
         raise InvalidInput(f"fact field 'metadata' is {size} characters of JSON; the limit is"
-                           f" {MAX_METADATA}")
-    return {str(k): v for k, v in raw.items()}
+                           f" {MAX_METADATA_LENGTH}")
+    return dict(raw)
 
 
 def _cardinality(raw: Any, spec: SlotSpec | None) -> Cardinality | None:

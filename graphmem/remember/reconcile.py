@@ -9,7 +9,9 @@ Rule order (DESIGN "Domain model" and readings 1-9):
  1. events never replace and are never retired, except on a declared single-valued slot:
     there every change of value retires the previous one, whatever the kinds of the two
     facts (an incoming event becomes a state change)
- 2. valid-time gate (past -> ARCHIVE; a definite removal of the active value -> RETRACT)
+ 2. valid-time gate (past -> ARCHIVE; a definite removal of the active value -> RETRACT);
+    a backdated value older than the slot's value it would replace -> ARCHIVE, a backdated
+    removal older than the value it names -> SKIP (checked with the effect, rule 7)
  3. future tense -> FLAG
  4. retract upgrade (removal language about the active value -> RETRACT)
  5. restatement -> DEDUP
@@ -446,6 +448,28 @@ def _applied(f: _Frame, eff: _Effect) -> Decision:
     return f.decision(eff.action, status=Status.ACTIVE, fact_id=f.new_id, supersedes=eff.ids)
 
 
+def _newer(f: _Frame, eff: _Effect) -> tuple[Fact, ...]:
+    """The incumbents a backdated proposal meets that began to hold after it did."""
+    since = f.p.since
+    if since is None:
+        return ()
+    return tuple(x for x in eff.incumbents if x.valid_from is not None and x.valid_from > since)
+
+
+def _backdated(f: _Frame, eff: _Effect) -> Decision | None:
+    """The valid-time gate for a backfill: a value older than the one it would replace is
+    history (valid until the newer value began), never a replacement; a removal older than
+    the value it names removes nothing."""
+    newer = _newer(f, eff)
+    if not newer:
+        return None
+    if eff.action == Action.RETRACT:
+        return f.skip(NOTHING_TO_RETRACT)
+    until = min(x.valid_from for x in newer if x.valid_from is not None)
+    return f.decision(Action.ARCHIVE, "backdated: older than the current value",
+                      status=Status.HISTORICAL, fact_id=f.new_id, valid_to=until)
+
+
 def _decide(f: _Frame, policy: Policy, ctx: Context) -> Decision:
     """Rules 5-11 for a current-tense (or retracting) proposal."""
     dup = _restatement(f)
@@ -454,6 +478,9 @@ def _decide(f: _Frame, policy: Policy, ctx: Context) -> Decision:
     eff = _effect(f)
     if eff.action == Action.SKIP:
         return f.skip(NOTHING_TO_RETRACT)
+    older = _backdated(f, eff)
+    if older is not None:
+        return older
     if ctx.ambiguous or f.p.action == Action.FLAG:
         why = "ambiguous: nothing says which value is newer"
         return _flagged(f, eff, _Gate(ConflictKind.AMBIGUITY, why, f.slot_values))
@@ -544,4 +571,5 @@ def _ambiguity_candidate(p: Proposal, specs: Mapping[str, SlotSpec]) -> bool:
         and p.action != Action.SKIP
         and bool(p.value.strip())
         and not is_list
+        and not p.backdated  # their times say which value is newer
     )

@@ -22,7 +22,7 @@ from graphmem.graph.outbox import Outbox
 from graphmem.model import Action, ConflictKind, Decision, Fact, Proposal, Status, value_key
 from graphmem.recall.text import fact_text
 from graphmem.remember.approve import Plan, tombstone_value
-from graphmem.remember.new_fact import WriteInfo, new_fact, refined, revision
+from graphmem.remember.new_fact import WriteInfo, new_fact, recorded, refined, revision
 
 
 def new_id(prefix: str = "") -> str:
@@ -49,19 +49,24 @@ class Batch:
     outbox: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, p: Proposal, d: Decision, info: WriteInfo, before: dict[str, Fact]) -> None:
-        valid_from = p.valid_from or info.now
+        at = recorded(p, info)
+        valid_from = p.valid_from or at
+        stamp = _stamp(p)
         if d.stores_fact:
             self.facts.append(_fact_row(p, d, info))
         for old in d.supersedes:
-            self.supersedes.append({"new": d.fact_id, "old": old, "valid_to": valid_from})
+            self.supersedes.append({"new": d.fact_id, "old": old, "valid_to": valid_from,
+                                    **stamp})
         for old in d.retracts:
-            self.retracts.append({"new": d.fact_id, "old": old, "valid_to": valid_from})
+            self.retracts.append({"new": d.fact_id, "old": old, "valid_to": valid_from,
+                                  **stamp})
         if d.refines is not None:
-            self.refines.append(_refine_row(refined(before[d.refines], d, p, info)))
+            self.refines.append({**_refine_row(refined(before[d.refines], d, p, info)),
+                                 **stamp})
         if d.conflict_kind is not None and d.fact_id is not None:
-            self._conflict(d)
+            self._conflict(d, stamp)
 
-    def _conflict(self, d: Decision) -> None:
+    def _conflict(self, d: Decision, stamp: dict[str, datetime] | None = None) -> None:
         """One conflict per (slot, kind) per write: later flags of the batch join it."""
         assert d.conflict_kind is not None and d.fact_id is not None
         for row in self.conflicts:
@@ -75,6 +80,7 @@ class Batch:
             "id": new_id("c"), "subject": d.subject, "scope": d.scope,
             "kind": d.conflict_kind.value, "severity": SEVERITY[d.conflict_kind],
             "note": d.note, "flagged": [d.fact_id], "fact_ids": [d.fact_id, *d.conflict_with],
+            **(stamp or {}),
         })
 
     def apply(self, tx: ManagedTransaction, space: str, now: datetime,
@@ -103,6 +109,12 @@ class Batch:
 _STAMPS = ("recorded_at", "held_from", "valid_from", "valid_to", "retired_at")
 
 
+def _stamp(p: Proposal) -> dict[str, datetime]:
+    """The instant a backfilled proposal's changes happen at (`at`); an ordinary write's
+    changes happen at the write's own instant, which the statements take as $now."""
+    return {} if p.recorded_at is None else {"at": p.recorded_at}
+
+
 def _stamped(row: dict[str, Any], now: datetime) -> dict[str, Any]:
     """Split a fact row into its properties and the times that are the write's instant."""
     stamped = {k: True for k in _STAMPS if row.get(k) is now}
@@ -119,7 +131,7 @@ def _fact_row(p: Proposal, d: Decision, info: WriteInfo) -> dict[str, Any]:
     extra.update(head_type=p.head_type, tail_type=p.tail_type)
     extra["search_text"] = fact_text(d.subject, d.value, d.scope)
     if d.status == Status.ACTIVE:
-        extra["held_from"] = info.now
+        extra["held_from"] = recorded(p, info)
     if info.message_key:
         extra["message_key"] = info.message_key
     return fact_to_row(new_fact(p, d, info), **extra)

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
+from pathlib import Path
 from types import TracebackType
-from typing import Any, TypeVar
+from typing import IO, Any, TypeVar
 
 from graphmem.errors import InvalidInput
 from graphmem.graph import entity_reads, projection, reads
@@ -23,6 +24,8 @@ from graphmem.graph.listings import ConflictFilter, FactFilter
 from graphmem.graph.paging import Page, Window
 from graphmem.graph.stats import SpaceInfo, SpaceStats
 from graphmem.lifecycle import fsck
+from graphmem.lifecycle.transfer.export import ExportResult
+from graphmem.lifecycle.transfer.report import ImportReport
 from graphmem.mirror import audit, receipts
 from graphmem.mirror.audit import AuditCall
 from graphmem.model import NOW, Conflict, Fact, Policy, Result, Space, When
@@ -38,6 +41,7 @@ from graphmem.service.erasure import Erasure
 from graphmem.service.reads import Listing, Reads
 from graphmem.service.records import Records
 from graphmem.service.review import Review
+from graphmem.service.transfer import Transfer
 from graphmem.service.writes import Writes
 from graphmem.settings import Settings, load_settings
 from graphmem.slots import SlotSchema, load_slot_schema
@@ -81,6 +85,7 @@ class GraphMem:
         self._graph = EntityGraph(ctx)
         self._records = Records(ctx)
         self._erasure = Erasure(ctx)
+        self._transfer = Transfer(ctx)
         self._ctx = ctx
 
     # ---- lifecycle -----------------------------------------------------------------------
@@ -438,6 +443,28 @@ class GraphMem:
     def set_retention(self, days: timedelta | float | None) -> str:
         """This space's retention period for purge_expired (None: back to the default)."""
         return self._run("set_retention", lambda call: self._erasure.set_retention(days))
+
+    # ---- export and import ----------------------------------------------------------------
+    def export(self, out: str | Path | IO[str], *, tenant: bool = False,
+               as_of: datetime | None = None,
+               progress: Callable[[int, int], None] | None = None) -> ExportResult:
+        """Write this space's (with `tenant`, every space of its tenant) whole memory to a
+        signed JSON Lines file: facts with every field and their links, entities, conflicts
+        with their outcome, pending proposals, decisions; `as_of`: as memory held it then."""
+        return self._run("export", lambda call: self._transfer.export(
+            out, tenant, as_of, progress))
+
+    def import_memory(self, source: str | Path, *, mode: str = "auto", format: str = "auto",
+                      tenant: bool = False, public_key: str | None = None,
+                      batch: int | None = None,
+                      progress: Callable[[int, int], None] | None = None) -> ImportReport:
+        """Import a file into this space (with `tenant`, each space of a tenant export into
+        this tenant). `restore` (graphmem exports; the default for them) writes the records
+        as they were into an empty space, after checking the file whole; `replay` (the only
+        mode for other formats) reconciles each value at its original time. Needs write and
+        backfill; a re-run after an interruption continues where it stopped."""
+        return self._run("import", lambda call: self._transfer.import_memory(
+            call, source, mode, format, tenant, public_key, batch, progress))
 
     def erase_subtree(self, level: str = "user") -> dict[str, Any]:
         """Erase every space of this space's user (level 'user') or tenant ('tenant')."""

@@ -8,6 +8,7 @@ before this process's next lexical ranking.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
 from typing import Any
 
 from graphmem.errors import AccessDenied, InvalidInput, LLMUnavailable
@@ -20,7 +21,7 @@ from graphmem.remember.extract_context import extraction_input
 from graphmem.remember.new_fact import WriteInfo
 from graphmem.remember.pipeline import WriteRequest, message_key, write_proposals
 from graphmem.remember.policy import describe, make_policy, policy_from_json, policy_to_json
-from graphmem.remember.proposals import check_text, parse_proposals
+from graphmem.remember.proposals import TIME_FIELDS, check_text, parse_proposals
 from graphmem.remember.results import NO_FACTS, NOTHING_TO_RETRACT
 from graphmem.service.context import SpaceContext, now
 
@@ -50,21 +51,47 @@ class Writes:
                metadata: Mapping[str, Any] | None, source_ref: str) -> list[Result]:
         ctx = self.ctx
         ctx.require("write")
+        if not proposals:
+            check_text(text)
+            check_text(source, "source")
+            return []
+        req = self.request(proposals, text, source, metadata, source_ref)
+        results = ctx.write(call, write_proposals, req)
+        self.index(written_ids(results))
+        return results
+
+    def request(self, proposals: tuple[Proposal, ...], text: str = "", source: str = "",
+                metadata: Mapping[str, Any] | None = None, source_ref: str = "",
+                at: datetime | None = None) -> WriteRequest:
+        """A checked write of `proposals` (the caller holds write): backfilled times need the
+        backfill capability and may not lie ahead of the write, and every source a fact
+        names must be the caller's to use."""
+        ctx = self.ctx
         text = check_text(text)
         source = check_text(source, "source")[:200]
-        if not proposals:
-            return []
-        trusted = self._entitled(source)
         info = WriteInfo(space=ctx.key, source=source, source_ref=source_ref, text=text,
                          metadata=dict(metadata or {}), message_key=message_key(text),
-                         now=now())
+                         now=at or now())
+        self._check_times(proposals, info.now)
+        own = {p.source for p in proposals if p.source is not None}
         settings = ctx.settings
-        req = WriteRequest(proposals, info, ctx.schema, ctx.policy, trusted,
-                           settings.confidence_floor, frozenset(settings.curated_sources),
-                           settings.cluster_jaccard)
-        results = ctx.write(call, write_proposals, req)
-        self._index(written_ids(results))
-        return results
+        return WriteRequest(proposals, info, ctx.schema, ctx.policy, self._entitled(source),
+                            settings.confidence_floor, frozenset(settings.curated_sources),
+                            settings.cluster_jaccard,
+                            frozenset(s for s in sorted(own) if self._entitled(s)))
+
+    def _check_times(self, proposals: tuple[Proposal, ...], at: datetime) -> None:
+        timed = [i for i, p in enumerate(proposals, 1) if p.backdated]
+        if not timed:
+            return
+        if not self.ctx.caller.can("backfill"):
+            raise AccessDenied(f"{self.ctx.caller.name!r} lacks the backfill capability that"
+                               f" facts with their own {' or '.join(TIME_FIELDS)} need"
+                               f" (fact #{timed[0]})")
+        for index, p in enumerate(proposals, 1):
+            if p.recorded_at is not None and p.recorded_at > at:
+                raise InvalidInput(f"fact #{index}: recorded_at {p.recorded_at.isoformat()} is"
+                                   " later than now: memory cannot have learnt it yet")
 
     def _entitled(self, source: str) -> bool:
         """Only the principal of that name or an approver may write as a trusted source."""
@@ -75,7 +102,7 @@ class Writes:
             return True
         raise AccessDenied(f"only {source!r} or a caller with approve may write as {source!r}")
 
-    def _index(self, fact_ids: list[str]) -> None:
+    def index(self, fact_ids: list[str]) -> None:
         """Vectors for what a write created: in the background unless configured inline."""
         runtime = self.ctx.runtime
         if fact_ids:

@@ -13,13 +13,14 @@ from graphmem.schema.relay import global_id
 
 from support.api_support import Api, codes, new_tenant
 
-ALL = {"read", "write", "delete", "verify", "approve", "admin"}
+ALL = {"read", "write", "delete", "verify", "approve", "admin", "backfill"}
 ROLE_CAPABILITIES: dict[str, set[str]] = {
     "reader": {"read"},
     "writer": {"read", "write"},
     "approver": {"read", "write", "approve"},
     "auditor": {"read", "verify"},
     "steward": {"read", "write", "delete"},
+    "importer": {"read", "write", "backfill"},
     "admin": ALL,
 }
 
@@ -98,6 +99,9 @@ OPERATIONS: dict[str, tuple[str, str]] = {
     "changeCursor": ("read", "query($s: String!) { changeCursor(space: $s) }"),
     "viewer": ("read", "query { viewer { name role capabilities allowedSpaces } }"),
     "serverInfo": ("read", "query { serverInfo { version } }"),
+    "exportMemory": ("read", "query($s: String!) { exportMemory(space: $s) { hash } }"),
+    "importMemory": ("backfill", 'mutation($s: String!) { importMemory(space: $s, data:'
+                                 ' "subject,value,time\\nplan,Pro,2024-01-01\\n") { records } }'),
 }
 # no space argument: the caller's tenant
 TENANT_WIDE = {"auditLog", "verifyAudit", "exportPublicKey", "receipt", "verifyReceipt",

@@ -44,7 +44,7 @@ def test_an_out_of_scope_space_is_denied() -> None:
 
 def test_every_rule_names_a_real_capability_and_operations_cannot_be_registered_twice() -> None:
     assert {op.capability for op in OPERATIONS.values()} <= {
-        "read", "write", "delete", "verify", "approve", "admin"}
+        "read", "write", "delete", "verify", "approve", "admin", "backfill"}
     with pytest.raises(ValueError, match="twice"):
         operation("facts", "read")(lambda call: None)
     with pytest.raises(ValueError, match="unknown capability"):

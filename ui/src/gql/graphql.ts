@@ -48,6 +48,8 @@ export type FactInput = {
   metadata?: unknown;
   raw?: string | null | undefined;
   reason?: string | null | undefined;
+  /** When memory learnt it, for a backfill (backfill capability, as validFrom). */
+  recordedAt?: string | null | undefined;
   relation?: string | null | undefined;
   scope?: string | null | undefined;
   sourceRef?: string | null | undefined;

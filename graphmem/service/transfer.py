@@ -1,0 +1,162 @@
+"""Export and import of a space's (or its tenant's) whole memory.
+
+Export needs read; sealed relational content (decision actions and snapshots, receipt
+bodies) is decrypted into the file only for a caller with verify. Import needs write and
+backfill: a restore writes records with their original times and outcomes, a replay
+reconciles each value at its original time.
+"""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from dataclasses import replace
+from datetime import datetime
+from pathlib import Path
+from typing import IO
+
+from graphmem.errors import InvalidInput
+from graphmem.graph.reads import aware
+from graphmem.graph.spaces import listing
+from graphmem.lifecycle.transfer import codec, importers, replay
+from graphmem.lifecycle.transfer import restore as restoring
+from graphmem.lifecycle.transfer.export import ExportRequest, ExportResult, export
+from graphmem.lifecycle.transfer.importers import graphmem as own_format
+from graphmem.lifecycle.transfer.report import ImportReport
+from graphmem.mirror.audit import AuditCall
+from graphmem.model import Proposal, Space
+from graphmem.remember.proposals import parse_proposal
+from graphmem.service.context import SpaceContext
+from graphmem.service.writes import Writes
+
+Progress = Callable[[int, int], None]
+MODES = ("auto", "restore", "replay")
+
+
+@contextmanager
+def _destination(out: str | Path | IO[str]) -> Iterator[IO[str]]:
+    """A stream as given, or a file written beside its path and renamed into place once
+    whole (a failed export leaves no partial file)."""
+    if not isinstance(out, str | Path):
+        yield out
+        return
+    path = Path(out)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
+            yield stream
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+class Transfer:
+    def __init__(self, ctx: SpaceContext) -> None:
+        self.ctx = ctx
+
+    # ---- export ---------------------------------------------------------------------------
+    def export(self, out: str | Path | IO[str], tenant: bool = False,
+               as_of: datetime | None = None, progress: Progress | None = None) -> ExportResult:
+        ctx = self.ctx
+        ctx.require("read")
+        if tenant:
+            prefix = ctx.space.tenant + "/"
+            keys = tuple(k for k in listing(ctx.graph) if k.startswith(prefix))
+        else:
+            keys = (ctx.key,)
+        req = ExportRequest(keys, "tenant" if tenant else "space",
+                            ctx.space.tenant if tenant else ctx.key, aware(as_of, "as_of"),
+                            ctx.caller.can("verify"))
+        with _destination(out) as stream:
+            return export(ctx.runtime, req, stream, progress)
+
+    # ---- import ---------------------------------------------------------------------------
+    def import_memory(self, call: AuditCall, source: str | Path, mode: str = "auto",
+                      fmt: str = "auto", tenant: bool = False, public_key: str | None = None,
+                      batch: int | None = None, progress: Progress | None = None
+                      ) -> ImportReport:
+        ctx = self.ctx
+        ctx.require("write")
+        ctx.require("backfill")
+        if mode not in MODES:
+            raise InvalidInput(f"import mode {mode!r}: use one of {', '.join(MODES)}")
+        path = Path(source)
+        if not path.is_file():
+            raise InvalidInput(f"{path}: no such file to import")
+        fmt = importers.detect(path) if fmt == "auto" else fmt
+        size = batch or ctx.settings.import_batch
+        if fmt == "graphmem":
+            return self._own(call, path, mode, tenant, public_key, size, progress)
+        if mode == "restore":
+            raise InvalidInput(f"a {fmt} file holds values, not graphmem's records: import it"
+                               " with mode replay (restore takes a graphmem export)")
+        found = importers.load(path, fmt)
+        return self._replay(call, ctx.key, found, size, progress)
+
+    def _own(self, call: AuditCall, path: Path, mode: str, tenant: bool,
+             public_key: str | None, size: int, progress: Progress | None) -> ImportReport:
+        runtime = self.ctx.runtime
+        trusted = codec.trusted_keys(runtime.mirror.trusted(), public_key)
+        ids: dict[str, list[str]] = {}
+        with path.open(encoding="utf-8") as stream:
+            verified = codec.verify(stream, trusted, restoring.collect_ids(ids))
+        targets = self._targets([str(s) for s in verified.header.get("spaces") or []], tenant)
+
+        def opener() -> IO[str]:
+            return path.open(encoding="utf-8")
+
+        if mode in ("auto", "restore"):
+            job = restoring.Restore(runtime, call, verified, targets, size, self._index,
+                                    progress)
+            return job.run(opener, job.plan(ids))
+        reports = []
+        for origin, target in targets.items():
+            found = own_format.load(restoring.lines(opener, verified), verified.digest, origin)
+            reports.append(self._replay(call, target, found, size, progress))
+        return _combined(reports)
+
+    def _targets(self, sources: list[str], tenant: bool) -> dict[str, str]:
+        """Where each space of an export goes: the one file space into this space, or with
+        `tenant` each space into this tenant, keeping its user, agent and run."""
+        if not tenant:
+            if len(sources) != 1:
+                raise InvalidInput(f"the export holds {len(sources)} spaces: import it into a"
+                                   " tenant (each space keeps its user, agent and run)")
+            return {sources[0]: self.ctx.key}
+        own = self.ctx.space.tenant
+        return {s: Space(own, *Space.parse(s).key.split("/")[1:]).key for s in sources}
+
+    def _replay(self, call: AuditCall, target: str, found: importers.Source, size: int,
+                progress: Progress | None) -> ImportReport:
+        writes = Writes(replace(self.ctx, space=Space.parse(target)))
+        schema = self.ctx.schema
+
+        def parse(raw: dict[str, object]) -> Proposal:
+            return parse_proposal(raw, schema)
+
+        return replay.replay(self.ctx.runtime, call, target, found, parse,
+                             lambda props: writes.request(props), self._index, size, progress)
+
+    def _index(self, space: str, fact_ids: list[str]) -> None:
+        """The imported facts' vectors and full-text, as after any write."""
+        Writes(replace(self.ctx, space=Space.parse(space))).index(fact_ids)
+
+
+def _combined(reports: list[ImportReport]) -> ImportReport:
+    if len(reports) == 1:
+        return reports[0]
+    first = reports[0]
+    written: dict[str, int] = {}
+    actions: dict[str, int] = {}
+    for r in reports:
+        for k, v in r.written.items():
+            written[k] = written.get(k, 0) + v
+        for k, v in r.actions.items():
+            actions[k] = actions.get(k, 0) + v
+    return ImportReport(first.mode, first.format, tuple(s for r in reports for s in r.spaces),
+                        sum(r.records for r in reports), written, actions,
+                        sum(r.skipped for r in reports), first.unmapped,
+                        all(r.already for r in reports))
