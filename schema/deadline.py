@@ -2,17 +2,21 @@
 
 Validating a hostile document can be quadratic inside graphql-core, where no check of ours
 runs. A profile hook on the worker thread sees every Python call there; once the deadline
-has passed it raises `TooSlow`, which stops the work wherever it is. The hook lives only for
-the call, on that thread alone.
+has passed it raises `TooSlow` at graphql-core's next plain function call, which stops the
+work there. The hook lives only for the call, on that thread alone.
 """
 
 from __future__ import annotations
 
+import inspect
+import os
 import sys
 import time
 from collections.abc import Callable
 from types import FrameType
 from typing import Any, TypeVar
+
+import graphql
 
 T = TypeVar("T")
 CHECK_EVERY = 128  # profile events between two looks at the clock
@@ -23,14 +27,23 @@ class TooSlow(BaseException):
     swallow it and carry on without the hook."""
 
 
-def _finalizing(frame: FrameType | None) -> bool:
-    """Whether the garbage collector runs a finalizer here: an exception raised inside a
-    `__del__` is printed and swallowed, so the stop waits for the work's own next call."""
+_GRAPHQL = os.path.dirname(inspect.getfile(graphql))
+_RESUMABLE = inspect.CO_GENERATOR | inspect.CO_COROUTINE | inspect.CO_ASYNC_GENERATOR
+
+
+def _stoppable(frame: FrameType | None) -> bool:
+    """Whether raising here stops the work and nothing else. The garbage collector may run a
+    finalizer or close a stray generator of any library on this thread; an exception raised
+    there is printed and swallowed, so the stop waits for graphql-core's own next plain call."""
+    if frame is None or frame.f_code.co_flags & _RESUMABLE:
+        return False
+    if not frame.f_code.co_filename.startswith(_GRAPHQL):
+        return False
     while frame is not None:
         if frame.f_code.co_name == "__del__":
-            return True
+            return False
         frame = frame.f_back
-    return False
+    return True
 
 
 def within(seconds: float, fn: Callable[[], T]) -> T:
@@ -42,7 +55,7 @@ def within(seconds: float, fn: Callable[[], T]) -> T:
         nonlocal events
         events += 1
         if (events % CHECK_EVERY == 0 and time.monotonic() > deadline
-                and not _finalizing(frame)):
+                and _stoppable(frame)):
             sys.setprofile(None)
             raise TooSlow
 
