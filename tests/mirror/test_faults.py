@@ -12,7 +12,6 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -30,6 +29,7 @@ from graphmem.neo4j_local.manager import LocalNeo4j
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
+from support import isolation
 from support.mirror_support import (
     NO_EMBEDDER,
     close_runtime,
@@ -105,7 +105,7 @@ class Writer:
 def test_a_writer_killed_at_random_points_loses_and_doubles_nothing(
         settings: Settings, graph: GraphDriver, tmp_path: Path) -> None:
     url = f"sqlite:///{tmp_path / 'mirror.db'}"
-    space = f"t-crash-{uuid.uuid4().hex[:10]}/u/a/r"
+    space = isolation.space("crash")
     env = {**os.environ, "GRAPHMEM_DATABASE_URL": url,
            "GRAPHMEM_EMBEDDING_BASE_URL": NO_EMBEDDER["embedding_base_url"],
            "GRAPHMEM_LLM_MAX_RETRIES": "0", "GRAPHMEM_LOG_LEVEL": "ERROR"}
@@ -217,7 +217,7 @@ def test_postgres_going_away_and_coming_back(settings: Settings, graph: GraphDri
         url = pg_schema_url.replace("127.0.0.1:5432", f"127.0.0.1:{proxy.port}")
         runtime = open_runtime(with_store(settings, url, **NO_EMBEDDER), graph)
         try:
-            mem = GraphMem(f"t-pg-{uuid.uuid4().hex[:8]}/u/a/r", runtime=runtime)
+            mem = GraphMem(isolation.space("pg"), runtime=runtime)
             first = mem.remember_facts([{"subject": "a", "value": "1"}])[0].fact_id
             mem.drain()
             proxy.cut()

@@ -12,7 +12,6 @@ Two generators, both derandomized (the same examples on every run, so a failure 
 
 from __future__ import annotations
 
-import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 from typing import Any
@@ -23,6 +22,8 @@ from hypothesis import strategies as st
 from graphmem import GraphMem
 from graphmem.model import value_key
 from graphmem.runtime import Runtime
+
+from support import isolation
 
 SUBJECTS = ("db", "cache", "state")
 VALUES = ("MySQL", "Postgres", "Redis", "Zustand", "MobX")
@@ -95,7 +96,7 @@ PROPERTY_RUNS = settings(max_examples=100, derandomize=True, database=None, dead
 def test_invariants_hold_after_any_sequence(runtime: Runtime,
                                             writes: list[tuple[list[dict[str, Any]], str, str]]
                                             ) -> None:
-    with GraphMem(space=f"prop-{uuid.uuid4().hex[:10]}", runtime=runtime) as mem:
+    with GraphMem(space=isolation.tenant("prop"), runtime=runtime) as mem:
         for facts, source, text in writes:
             mem.remember_facts(facts, text=text, source=source)
         _check(runtime, mem)
@@ -210,7 +211,7 @@ class Expected:
 def test_outcomes_follow_the_rules_where_they_decide(
         runtime: Runtime, writes: list[tuple[list[dict[str, Any]], str]]) -> None:
     expected = Expected(runtime.settings.confidence_floor)
-    with GraphMem(space=f"prop-{uuid.uuid4().hex[:10]}", runtime=runtime) as mem:
+    with GraphMem(space=isolation.tenant("prop"), runtime=runtime) as mem:
         for n, (facts, source) in enumerate(writes):
             results = mem.remember_facts(facts, source=source)
             got = [(r.action.value, r.value) for r in results]
