@@ -5,7 +5,9 @@
 #   make run     setup, the web UI built if its bundle is missing (skipped with a note when
 #                Node.js is absent), then `graphmem serve` (Ctrl-C stops the service; Neo4j
 #                keeps running)
-#   make test    setup, the web UI built when its sources changed, a test Postgres
+#   make test    venv, the managed Neo4j's jars (the suite runs a server of its own under
+#                .graphmem-test/ that shares them; the development server is not started),
+#                the web UI built when its sources changed, a test Postgres
 #                (scripts/test-postgres.sh), then pytest (the browser tests included;
 #                PYTEST_ARGS='-m "not postgres"' etc. pass through)
 #   make ui      the web UI and GraphQL IDE: `npm ci` from ui/package-lock.json, then the
@@ -13,7 +15,7 @@
 #   make test-docker  the same tests against the official neo4j:5.26 and postgres:16 images
 #                (testcontainers; needs a running Docker engine and stops at once without one)
 #   make lint    ruff, mypy --strict and the import-linter contracts (scripts/lint.sh)
-#   make stop    stop the managed Neo4j
+#   make stop    stop the managed Neo4j (and the test suite's own, if it runs)
 #   make compose Docker: random NEO4J_PASSWORD/POSTGRES_PASSWORD in .env on first use
 #                (scripts/compose-env.sh), then `docker compose up`
 #
@@ -36,7 +38,8 @@ UI_SOURCES := $(shell find ui/src ui/index.html ui/ide.html ui/vite.config.ts ui
 UI_BUNDLE := ui/dist/index.html
 UI_MODULES := ui/node_modules/.package-lock.json
 
-.PHONY: setup run test test-docker test-postgres lint stop compose help ui ui-if-missing
+.PHONY: setup run test test-docker test-postgres neo4j-jars lint stop compose help ui \
+	ui-if-missing
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -60,8 +63,15 @@ endif
 run: setup ui-if-missing
 	$(GRAPHMEM) serve
 
-test: setup ui test-postgres
+test: $(STAMP) neo4j-jars ui test-postgres
 	$(BIN)/pytest $(PYTEST_ARGS)
+
+# The managed server's jars (idempotent); the tests' own server under .graphmem-test/ runs
+# them (tests/support/isolation.py), and starts itself when a test needs it.
+neo4j-jars: $(STAMP)
+ifeq ($(EXTERNAL_NEO4J),)
+	$(GRAPHMEM) neo4j install
+endif
 
 # The web UI: dependencies exactly as locked, then the type check and the Vite build.
 ui: $(UI_BUNDLE)
@@ -92,8 +102,11 @@ endif
 lint: $(STAMP)
 	BIN=$(BIN) bash scripts/lint.sh
 
+TEST_HOME := .graphmem-test
+
 stop:
-	@if [ -x $(GRAPHMEM) ] && [ -z "$(EXTERNAL_NEO4J)" ]; then $(GRAPHMEM) neo4j stop; fi
+	@if [ -x $(GRAPHMEM) ] && [ -z "$(EXTERNAL_NEO4J)" ]; then $(GRAPHMEM) neo4j stop; \
+	  if [ -d $(TEST_HOME)/neo4j ]; then GRAPHMEM_HOME=$(TEST_HOME) $(GRAPHMEM) neo4j stop; fi; fi
 
 compose:
 	bash scripts/compose-env.sh .env

@@ -1,11 +1,17 @@
-"""Session fixtures: a real Neo4j, a real relational store, a unique space per test.
+"""Session fixtures: the suite's own home and Neo4j, a real relational store, a unique space
+per test, and every space the session wrote deleted after each module (support/isolation.py).
+
+Before any test runs, GRAPHMEM_HOME becomes `.graphmem-test/` (keys, SQLite), exported so that
+child processes inherit it.
 
 Neo4j, in this order:
   1. `GRAPHMEM_NEO4J_URI` (with `GRAPHMEM_NEO4J_USER/PASSWORD/DATABASE`) from the environment
      or `.env`: that server is used as it is;
-  2. the managed local server under `GRAPHMEM_HOME` (default `./.graphmem`), installed and
-     started when needed (both steps are idempotent) and left running afterwards.
-Whatever the source, the graph schema is migrated once per session.
+  2. otherwise the suite's own managed server under `.graphmem-test/` (never the one `make run`
+     serves from `.graphmem/`), installed and started when needed (both steps are idempotent;
+     the jars are the developer's, shared) and left running afterwards.
+Whatever the source, the graph schema is migrated once per session, spaces an interrupted run
+left over a day ago are deleted, and after each test module the session's spaces are deleted.
 
 Postgres: `GRAPHMEM_TEST_POSTGRES_URL`, else the server `.ci/run` sets up
 (`postgresql://graphmem:graphmem@127.0.0.1:5432/graphmem_test`). An unreachable server fails
@@ -40,10 +46,11 @@ from graphmem.neo4j_local.manager import LocalNeo4j
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
+from support import isolation
 from support.containers import docker_mode, require_engine, start_neo4j, start_postgres
 
 pytest_plugins = ["support.memory_fixtures", "support.llm_fixtures", "support.mirror_fixtures",
-                  "support.schema_probe"]
+                  "support.schema_probe", "support.plan_fixtures"]
 
 DEFAULT_TEST_POSTGRES_URL = "postgresql://graphmem:graphmem@127.0.0.1:5432/graphmem_test"
 
@@ -51,9 +58,15 @@ NEO4J_FIXTURES = frozenset({"neo4j_settings", "settings", "graph", "runtime"})
 POSTGRES_FIXTURES = frozenset({"pg_url", "pg_schema_url"})
 
 
+DEVELOPER = pytest.StashKey[Settings]()
+GRAPH = pytest.StashKey[GraphDriver]()
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """Docker mode without a usable Docker engine is an error before any test runs."""
+    """Docker mode without a usable Docker engine is an error before any test runs; then the
+    suite moves into its own home (and, for a managed Neo4j, its own server's ports)."""
     require_engine()
+    config.stash[DEVELOPER] = isolation.enter(managed_server=not docker_mode())
 
 
 @pytest.hookimpl(tryfirst=True)
@@ -93,6 +106,7 @@ def neo4j_settings(
         base = load_settings(database_url=sqlite_url)
         if not base.managed_neo4j:
             return base
+        isolation.share_jars(base, request.config.stash[DEVELOPER])
         _managed_neo4j(base)
         return base
     except GraphMemError as e:
@@ -105,28 +119,48 @@ def neo4j_settings(
 
 
 @pytest.fixture(scope="session")
+def developer_settings(request: pytest.FixtureRequest) -> Settings:
+    """The settings graphmem reads outside the tests (the developer's home, whose managed
+    Neo4j install lends its jars to the servers the tests start)."""
+    return request.config.stash[DEVELOPER]
+
+
+@pytest.fixture(scope="session")
 def settings(neo4j_settings: Settings) -> Settings:
     """The settings every test should build clients from (the test Neo4j, a temp SQLite)."""
     return neo4j_settings
 
 
 @pytest.fixture(scope="session")
-def graph(neo4j_settings: Settings) -> Iterator[GraphDriver]:
-    """One driver for the session; the graph schema is migrated once, before any test."""
+def graph(request: pytest.FixtureRequest, neo4j_settings: Settings) -> Iterator[GraphDriver]:
+    """One driver for the session; the graph schema is migrated once, before any test, and
+    what earlier runs left is swept."""
     driver: GraphDriver | None = None
     try:
         driver = GraphDriver(neo4j_settings)
         driver.verify()
         graph_migrations.up(driver)
+        isolation.sweep_stale(driver)
     except GraphMemError as e:
         problem = str(e)
         if driver is not None:
             driver.close()
     else:
+        request.config.stash[GRAPH] = driver
         yield driver
+        del request.config.stash[GRAPH]
         driver.close()
         return
     pytest.fail(f"test Neo4j: {problem}", pytrace=False)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _delete_the_sessions_spaces(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After each module, every space the session wrote is deleted (when it used Neo4j)."""
+    yield
+    driver = request.config.stash.get(GRAPH, None)
+    if driver is not None:
+        isolation.delete_session_spaces(driver)
 
 
 @pytest.fixture(scope="session")
@@ -146,7 +180,7 @@ def runtime(settings: Settings, graph: GraphDriver) -> Iterator[Runtime]:
 @pytest.fixture
 def space() -> Space:
     """A space no other test uses (`str(space)` / `space.key` is the key)."""
-    return Space(tenant=f"t-{uuid.uuid4().hex}", user="u", agent="a", run="r")
+    return Space(tenant=isolation.tenant(), user="u", agent="a", run="r")
 
 
 # ---- Postgres ------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 // Store each fact's search text and, when one was computed, its vector (a float vector
 // property under the fact_embedding index), stamped with the space's next vector sequence
 // numbers so in-process vector caches can fetch exactly what changed since they last looked.
-MERGE (s:Space {key: $space})
+// A space erased meanwhile has nothing left to embed: MATCH, so it is not brought back.
+MATCH (s:Space {key: $space})
 SET s.vector_seq = coalesce(s.vector_seq, 0) + size($rows)
 WITH s.vector_seq - size($rows) AS base
 UNWIND range(0, size($rows) - 1) AS i

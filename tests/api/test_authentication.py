@@ -11,6 +11,7 @@ import httpx
 from graphmem.auth import KeyStore
 from graphmem.auth.pepper import load_pepper
 
+from support import isolation
 from support.api_support import Api, codes, new_tenant
 
 STATS = "query($s: String!) { stats(space: $s) { space active } }"
@@ -68,10 +69,11 @@ def test_request_id_is_reused_when_valid_and_replaced_when_not(api: Api) -> None
 def test_keyless_loopback_is_the_local_admin_when_auth_is_off(
         serve_api: Callable[..., Api]) -> None:
     local = serve_api(auth_required=False)
-    data = local.ok(None, STATS, {"s": "u/a/r"})
-    assert data["stats"]["space"] == "default/u/a/r"
-    write = local.ok(None, 'mutation { setReconcilePolicy(space: "u", mode: REVIEW)'
-                           " { policy { mode } } }")
+    user = isolation.user("keyless")  # the keyless caller's spaces are in tenant `default`
+    data = local.ok(None, STATS, {"s": f"{user}/a/r"})
+    assert data["stats"]["space"] == f"default/{user}/a/r"
+    write = local.ok(None, "mutation($s: String!) { setReconcilePolicy(space: $s, mode: REVIEW)"
+                           " { policy { mode } } }", {"s": user})
     assert write["setReconcilePolicy"]["policy"]["mode"] == "REVIEW"
 
 

@@ -48,6 +48,8 @@ def graphmem_env(settings: Settings, **overrides: str) -> dict[str, str]:
         GRAPHMEM_NEO4J_USER=user,
         GRAPHMEM_NEO4J_PASSWORD=password,
         GRAPHMEM_NEO4J_DATABASE=settings.neo4j_database,
+        GRAPHMEM_NEO4J_BOLT_PORT=str(settings.neo4j_bolt_port),
+        GRAPHMEM_NEO4J_HTTP_PORT=str(settings.neo4j_http_port),
     )
     if settings.neo4j_uri:
         env["GRAPHMEM_NEO4J_URI"] = settings.neo4j_uri

@@ -12,9 +12,12 @@ from collections.abc import Callable
 import pytest
 import websockets
 
+from support import isolation
 from support.api_support import Api, codes, new_tenant, start
 
 STATS = "query($s: String!) { stats(space: $s) { space active } }"
+# keyless calls land in the `default` tenant: a user of the session's own keeps them apart
+KEYLESS = isolation.user("keyless")
 ERASE_TENANT = "mutation($t: String!) { eraseTenant(tenant: $t) { scope } }"
 
 
@@ -28,7 +31,8 @@ def test_keyless_access_is_bound_to_the_default_tenant(local: Api) -> None:
     writer = local.key("writer", other)
     local.ok(writer, 'mutation { rememberFacts(space: "u", facts: [{subject: "s", value: "v"}])'
                      " { action } }")
-    assert local.ok(None, STATS, {"s": "u"})["stats"]["space"] == "default/u/default/default"
+    assert local.ok(None, STATS, {"s": KEYLESS})["stats"]["space"] == (
+        f"default/{KEYLESS}/default/default")
     for query, variables in ((STATS, {"s": f"{other}/u/default/default"}),
                              (ERASE_TENANT, {"t": other})):
         body = local.gql(None, query, variables)
@@ -46,7 +50,7 @@ async def _keyless_socket(api: Api, origin: str | None) -> str:
             if ack["type"] != "connection_ack":
                 return ack["type"]
             await ws.send(json.dumps({"id": "1", "type": "subscribe", "payload": {
-                "query": STATS, "variables": {"s": "u"}}}))
+                "query": STATS, "variables": {"s": KEYLESS}}}))
             reply = json.loads(await asyncio.wait_for(ws.recv(), 10))
             return "answered" if reply["type"] == "next" else reply["type"]
     except websockets.InvalidStatus as e:
@@ -73,10 +77,11 @@ def test_a_web_page_on_the_host_cannot_reach_the_keyless_admin(local: Api) -> No
 
 def test_browser_requests_over_http_get_no_keyless_access(local: Api) -> None:
     for origin in ("http://evil.example", "http://localhost:9999"):
-        response = local.post(STATS, {"s": "u"}, headers={"Origin": origin})
+        response = local.post(STATS, {"s": KEYLESS}, headers={"Origin": origin})
         assert response.status_code == 401, origin
         assert "browser pages of other origins" in response.json()["errors"][0]["message"]
-    assert local.post(STATS, {"s": "u"}, headers={"Origin": local.base}).status_code == 200
+    assert local.post(STATS, {"s": KEYLESS},
+                      headers={"Origin": local.base}).status_code == 200
 
 
 def test_dns_rebinding_gets_nothing(local: Api) -> None:
@@ -84,7 +89,7 @@ def test_dns_rebinding_gets_nothing(local: Api) -> None:
     browser, but names its own host."""
     port = local.base.rsplit(":", 1)[1]
     rebound = {"Host": f"evil.example:{port}", "Origin": f"http://evil.example:{port}"}
-    response = local.post(STATS, {"s": "u"}, headers=rebound)
+    response = local.post(STATS, {"s": KEYLESS}, headers=rebound)
     assert response.status_code == 401
     assert "loopback Host" in response.json()["errors"][0]["message"]
 

@@ -5,6 +5,8 @@ input (wrong ids, malformed receipts, another space or tenant, a missing capabil
 from __future__ import annotations
 
 import copy
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -150,17 +152,34 @@ def test_attest_with_no_subject_or_an_unknown_one(api: Api) -> None:
 
 
 # ---- setRetention ---------------------------------------------------------------------------
-def test_a_space_retention_drives_purge_until_it_is_reset(api: Api) -> None:
+def retired_before(receipt: dict[str, Any]) -> timedelta:
+    """How far back from now a purge receipt's cut-off lies."""
+    return datetime.now(UTC) - datetime.fromisoformat(receipt["receipt"]["retired_before"])
+
+
+@pytest.mark.parametrize("default_days", [None, 90.0], ids=["no-default", "default-90"])
+def test_a_space_retention_drives_purge_until_it_is_reset(
+        serve_api: Callable[..., Api], default_days: float | None) -> None:
+    """Once with no deployment default (GRAPHMEM_RETENTION_DAYS unset) and once with one: a
+    reset space falls back to the default, or purge without a period is bad input."""
+    api = serve_api(retention_days=default_days)
     tenant = new_tenant()
     admin = api.key("admin", tenant)
     message = api.ok(admin, RETENTION, {"s": "u", "d": 30})["setRetention"]["message"]
     assert message == "retention: 30 days"
     receipt = api.ok(admin, PURGE, {"s": "u"})["purge"]["document"]
     assert receipt["receipt"]["scope"] == "expired" and receipt["receipt"]["facts"] == 0
+    assert timedelta(days=29) < retired_before(receipt) < timedelta(days=31)
     reset = api.ok(admin, RETENTION, {"s": "u", "d": None})["setRetention"]["message"]
     assert reset == "retention: default"
-    if api.settings.retention_days is None:
-        assert codes(api.gql(admin, PURGE, {"s": "u"})) == ["BAD_USER_INPUT"]
+    if default_days is None:
+        body = api.gql(admin, PURGE, {"s": "u"})
+        assert codes(body) == ["BAD_USER_INPUT"], body
+        assert "no retention period" in body["errors"][0]["message"]
+    else:
+        receipt = api.ok(admin, PURGE, {"s": "u"})["purge"]
+        assert receipt["receipt"]["scope"] == "expired"
+        assert timedelta(days=89) < retired_before(receipt) < timedelta(days=91)
 
 
 @pytest.mark.parametrize("days", [0, -1, 1e12])

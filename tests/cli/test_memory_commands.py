@@ -3,14 +3,13 @@ environment, the test LLM server, a real Neo4j."""
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 from typer.testing import CliRunner
 
 from graphmem.cli import app
 from graphmem.settings import Settings
 
+from support import isolation
 from support.llm_server import LLMServer
 
 
@@ -31,7 +30,7 @@ def cli(monkeypatch: pytest.MonkeyPatch, settings: Settings, runtime: object,
 
 @pytest.fixture
 def space() -> str:
-    return f"t-{uuid.uuid4().hex[:12]}/cli"
+    return f"{isolation.tenant()}/cli"
 
 
 def run(cli: CliRunner, *args: str) -> tuple[int, str, str]:

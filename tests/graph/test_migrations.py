@@ -96,7 +96,8 @@ def test_readiness_names_an_outdated_relational_schema(
 
 @pytest.fixture
 def cli_env(settings: Settings, relational_url: str) -> dict[str, str]:
-    env = {"GRAPHMEM_HOME": str(settings.home), "GRAPHMEM_DATABASE_URL": relational_url}
+    env = {"GRAPHMEM_HOME": str(settings.home), "GRAPHMEM_DATABASE_URL": relational_url,
+           "GRAPHMEM_NEO4J_BOLT_PORT": str(settings.neo4j_bolt_port)}
     if settings.neo4j_uri:
         env["GRAPHMEM_NEO4J_URI"] = settings.neo4j_uri
     user, password = settings.neo4j_auth()

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -13,6 +12,8 @@ import pytest
 
 from graphmem import GraphMem
 from graphmem.runtime import Runtime
+
+from support import isolation
 
 ROLES = ("COO", "CEO", "CTO")
 # When each role began in the world (valid time), distinct from when memory learnt it.
@@ -35,7 +36,7 @@ def role(value: str, began: datetime) -> dict[str, Any]:
 @pytest.fixture(scope="module")
 def chain(runtime: Runtime) -> Iterator[Chain]:
     """Built once for the module: every test only reads it."""
-    mem = GraphMem(space=f"t-{uuid.uuid4().hex[:12]}", runtime=runtime)
+    mem = GraphMem(space=isolation.tenant(), runtime=runtime)
     mem.remember_facts([{"head": "Acme", "head_type": "company", "relation": "employs",
                          "tail": "Alice", "tail_type": "person", "confidence": 0.95,
                          "valid_from": BEGAN[0].isoformat()}])

@@ -18,6 +18,7 @@ from graphmem.lifecycle.check_mirror import check_mirror
 from graphmem.mirror.db import RelationalStore
 from graphmem.runtime import Runtime
 
+from support import isolation
 from support.mirror_support import mirrored, stored_bytes, wait_for
 
 Make = Callable[..., GraphMem]
@@ -256,7 +257,7 @@ def test_forget_stays_soft_and_keeps_history(make: Make) -> None:
 
 
 def test_embeddings_go_with_the_fact(embedding_runtime: Runtime) -> None:
-    mem = GraphMem("t-embed/u/a/r-" + str(time.time_ns()), runtime=embedding_runtime)
+    mem = GraphMem(isolation.space("embed"), runtime=embedding_runtime)
     fact_id = mem.remember_facts([{"subject": "city", "value": SECRET}])[0].fact_id
 
     def embedded() -> bool:  # vectors are computed in the background after the commit

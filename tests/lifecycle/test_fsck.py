@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,6 +19,7 @@ from graphmem.lifecycle import fsck as checks
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
+from support import isolation
 from support.schema_probe import Probe
 
 # Corruptions, written the way a bug or a hand edit would: straight Cypher, parameters only.
@@ -157,7 +157,7 @@ def test_the_models_own_constraint_and_index_dropped_on_a_private_server_fire(
     runtime = Runtime.open(private_neo4j)
     runtime.migrate()
     dropped = ("fact_id", "fact_slot")
-    mem = GraphMem(f"t-{uuid.uuid4().hex[:12]}", runtime=runtime)
+    mem = GraphMem(isolation.tenant(), runtime=runtime)
     try:
         assert mem.fsck().check(SCHEMA).ok
         with runtime.graph.session() as session:

@@ -2,6 +2,10 @@
 per trial on request; the child writes in a loop and prints `ack <fact id>` for every fact
 remember_facts returned, until SIGKILL. Settings come from the environment.
 
+The lines of one trial come in one order: `pid N` (the zygote prints it before the child may
+print anything), `ready`, `ack …` lines, then `reaped N signal 9` (or `exit 0` after an
+`error …` line) once the zygote has waited for the child.
+
 The child widens the two windows that matter: between the Neo4j commit and the mirror
 apply (a write notifies the drainer a little late), and between the relational commit and
 marking the entry done in the graph.
@@ -66,21 +70,35 @@ def child(space: str, trial: int, embedder: Embeddings) -> None:
             say(f"ack {result.fact_id}")
 
 
+def describe(status: int) -> str:
+    """How a child ended, as waitpid reported it."""
+    if os.WIFSIGNALED(status):
+        return f"signal {os.WTERMSIG(status)}"
+    return f"exit {os.WEXITSTATUS(status)}"
+
+
 def main() -> None:
     space = sys.argv[1]
     embedder = build_embeddings(load_settings())
     for line in sys.stdin:
+        said, go = os.pipe()
         pid = os.fork()
         if pid == 0:
+            os.close(go)
+            os.read(said, 1)  # the parent has printed `pid`: the child's lines come after it
+            os.close(said)
             try:
                 child(space, int(line), embedder)
             except BaseException as e:  # noqa: BLE001 - reported to the test, which fails
                 say(f"error {e!r}")
             finally:
                 os._exit(0)
+        os.close(said)
         say(f"pid {pid}")
-        os.waitpid(pid, 0)
-        say(f"reaped {pid}")
+        os.write(go, b"!")
+        os.close(go)
+        _, status = os.waitpid(pid, 0)
+        say(f"reaped {pid} {describe(status)}")
 
 
 if __name__ == "__main__":

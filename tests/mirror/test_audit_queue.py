@@ -9,7 +9,6 @@ import signal
 import subprocess
 import sys
 import threading
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -24,6 +23,7 @@ from graphmem.runtime import Runtime
 from graphmem.service.memory import Caller
 from graphmem.settings import Settings
 
+from support import isolation
 from support.mirror_support import NO_EMBEDDER, close_runtime, mirrored, open_runtime, with_store
 
 Make = Callable[..., GraphMem]
@@ -123,7 +123,7 @@ def test_close_writes_the_queue(settings: Settings, graph: GraphDriver, relation
                                 idle_worker: None) -> None:
     runtime = open_runtime(with_store(settings, relational_url, **NO_EMBEDDER), graph)
     try:
-        mem = GraphMem(f"t-{uuid.uuid4().hex[:12]}/u/a/r", runtime=runtime)
+        mem = GraphMem(isolation.space(), runtime=runtime)
         mem.remember_facts([{"subject": "plan", "value": "pro"}])
         mem.active()
         with pytest.raises(NotFound):
@@ -143,7 +143,7 @@ def killed_writer(settings: Settings, graph: GraphDriver, tmp_path: Path) -> Ite
     """A process that wrote one fact and was SIGKILLed before its mirror wrote anything:
     (space, relational URL, the acknowledged fact id)."""
     url = f"sqlite:///{tmp_path / 'mirror.db'}"
-    space = f"t-kill-{uuid.uuid4().hex[:10]}/u/a/r"
+    space = isolation.space("kill")
     open_runtime(with_store(settings, url), graph).store.close()  # migrated first
     env = {**os.environ, "GRAPHMEM_DATABASE_URL": url,
            "GRAPHMEM_EMBEDDING_BASE_URL": NO_EMBEDDER["embedding_base_url"],
@@ -236,8 +236,8 @@ def test_a_backlog_wider_than_one_read_still_drains(idle_worker: None, settings:
     runtime = open_runtime(with_store(settings, relational_url, mirror_batch=3,
                                       **NO_EMBEDDER), graph)
     try:
-        tag = uuid.uuid4().hex[:8]
-        mems = [GraphMem(f"t-{tag}/{name}/a/r", runtime=runtime) for name in ("z", "b", "a")]
+        tenant = isolation.tenant()
+        mems = [GraphMem(f"{tenant}/{name}/a/r", runtime=runtime) for name in ("z", "b", "a")]
         for round_ in range(3):
             for mem in mems:  # z (sorts last) writes first
                 mem.remember_facts([{"subject": "s", "value": f"v{round_}", "confidence": 0.9}])

@@ -12,9 +12,9 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -26,10 +26,12 @@ from graphmem.graph import outbox
 from graphmem.graph.driver import GraphDriver
 from graphmem.http.app import create_app
 from graphmem.lifecycle.check_mirror import check_mirror
+from graphmem.mirror.db import RelationalStore
 from graphmem.neo4j_local.manager import LocalNeo4j
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
+from support import isolation
 from support.mirror_support import (
     NO_EMBEDDER,
     close_runtime,
@@ -44,13 +46,17 @@ WRITER = Path(__file__).with_name("crash_writer.py")
 
 
 class Writer:
-    """The crash writer's zygote and the lines its children print."""
+    """The crash writer's zygote and the lines its children print.
+
+    Every wait is for a line, for as long as the process that must print it is alive: on a
+    loaded machine a child may take long to say `ready`, which is no failure; a writer that
+    died without saying what was expected is (pytest-timeout bounds a hang)."""
 
     def __init__(self, space: str, env: dict[str, str]) -> None:
         self.proc = subprocess.Popen([sys.executable, str(WRITER), space], env=env,
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
         self.child: int | None = None
-        self.lines: queue.Queue[str] = queue.Queue()
+        self.lines: queue.Queue[str | None] = queue.Queue()
         self.acked: set[str] = set()
         self.acked_in: dict[int, int] = {}  # trial → acknowledgements seen
         self.current = -1
@@ -61,19 +67,38 @@ class Writer:
         assert self.proc.stdout is not None
         for line in self.proc.stdout:
             self.lines.put(line.strip())
+        self.lines.put(None)  # the zygote closed its output: it has exited
 
-    def expect(self, prefix: str, timeout: float = 60.0) -> str:
-        deadline = time.monotonic() + timeout
+    def _next(self) -> str:
         while True:
-            line = self.lines.get(timeout=max(deadline - time.monotonic(), 0.01))
+            try:
+                line = self.lines.get(timeout=1.0)
+            except queue.Empty:
+                continue  # still running (the reader thread ends the wait when it is not)
+            assert line is not None, f"the writer exited (code {self.proc.wait()})"
+            return line
+
+    def expect(self, prefix: str) -> str:
+        """The next line but acknowledgements (recorded) must start with `prefix`: the
+        writer's lines come in a fixed order (crash_writer.py), so any other line is a
+        failure, never skipped."""
+        while True:
+            line = self._next()
+            if line.startswith(prefix):
+                if line.startswith("ack "):
+                    self._ack(line)
+                return line
             if line.startswith("ack "):
-                self.acked.add(line[4:])
-                self.acked_in[self.current] = self.acked_in.get(self.current, 0) + 1
-            elif line.startswith("error "):
+                self._ack(line)
+                continue
+            if line.startswith("error "):
                 self.errors.append(line)
                 raise AssertionError(f"the writer failed: {line}")
-            if line.startswith(prefix):
-                return line
+            raise AssertionError(f"the writer said {line!r} where {prefix!r} was due")
+
+    def _ack(self, line: str) -> None:
+        self.acked.add(line[4:])
+        self.acked_in[self.current] = self.acked_in.get(self.current, 0) + 1
 
     def trial(self, n: int, rng: random.Random) -> None:
         assert self.proc.stdin is not None
@@ -88,7 +113,8 @@ class Writer:
             self.expect("ack ")
             time.sleep(rng.uniform(0.0, 0.2))
         os.kill(pid, signal.SIGKILL)
-        self.expect(f"reaped {pid}")
+        reaped = self.expect(f"reaped {pid} ")
+        assert reaped.endswith(f" signal {signal.SIGKILL.value}"), reaped
         self.child = None
 
     def close(self) -> None:
@@ -96,47 +122,100 @@ class Writer:
             os.kill(self.child, signal.SIGKILL)
         assert self.proc.stdin is not None
         self.proc.stdin.close()
-        self.proc.wait(timeout=30)
-        while not self.lines.empty():
-            self.expect("")
+        self.proc.wait()
+        while (line := self.lines.get()) is not None:
+            if line.startswith("ack "):
+                self.acked.add(line[4:])
+            elif line.startswith("error "):
+                self.errors.append(line)
+
+
+@dataclass
+class Windows:
+    """Where the kills landed, judged after each one from both stores."""
+
+    before_mirror: int = 0  # an entry committed in the graph, not yet in the mirror
+    before_mark: int = 0  # an entry in the mirror, not yet marked done in the graph
+
+    def judge(self, graph: GraphDriver, store: RelationalStore, space: str) -> None:
+        with graph.session() as session:
+            pending = {r["id"] for r in session.run(
+                "MATCH (o:Outbox {space: $space}) WHERE o.done = false RETURN o.id AS id",
+                space=space)}
+        applied = {r[0] for r in store.query("SELECT event_id FROM events WHERE space = ?",
+                                             (space,))}
+        self.before_mirror += bool(pending - applied)
+        self.before_mark += bool(pending & applied)
+
+    @property
+    def both(self) -> bool:
+        return self.before_mirror > 0 and self.before_mark > 0
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgres", marks=pytest.mark.postgres)])
+def crash_store_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The mirror the crash writer uses: a fresh SQLite file, or a fresh Postgres schema."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'mirror.db'}"
+    return str(request.getfixturevalue("pg_schema_url"))
 
 
 @pytest.mark.slow
 def test_a_writer_killed_at_random_points_loses_and_doubles_nothing(
-        settings: Settings, graph: GraphDriver, tmp_path: Path) -> None:
-    url = f"sqlite:///{tmp_path / 'mirror.db'}"
-    space = f"t-crash-{uuid.uuid4().hex[:10]}/u/a/r"
+        settings: Settings, graph: GraphDriver, crash_store_url: str) -> None:
+    """At least TRIALS SIGKILLs, once with SQLite and once with Postgres as the mirror; some
+    must land between the graph commit and the mirror, and some between the mirror's commit
+    and marking the entry done (where a careless restart would apply it twice). After the
+    restart's drain: every acknowledged fact in the graph, no value written twice, the mirror
+    equal to the graph, each outbox entry applied once with its audit row once."""
+    url = crash_store_url
+    space = isolation.space("crash")
     env = {**os.environ, "GRAPHMEM_DATABASE_URL": url,
            "GRAPHMEM_EMBEDDING_BASE_URL": NO_EMBEDDER["embedding_base_url"],
            "GRAPHMEM_LLM_MAX_RETRIES": "0", "GRAPHMEM_LOG_LEVEL": "ERROR"}
+    if settings.neo4j_uri:
+        env["GRAPHMEM_NEO4J_URI"] = settings.neo4j_uri
     open_runtime(with_store(settings, url), graph).store.close()  # migrated before the writer
+    store = RelationalStore(url)
     writer = Writer(space, env)
     rng = random.Random(7)
-    left_pending = trials = 0
-    try:  # at least TRIALS kills, more (up to twice) until one lands between the two stores
-        while trials < TRIALS or (left_pending == 0 and trials < 2 * TRIALS):
+    windows = Windows()
+    trials = 0
+    try:  # at least TRIALS kills, more (up to twice) until kills landed in both windows
+        while trials < TRIALS or (not windows.both and trials < 2 * TRIALS):
             writer.trial(trials, rng)
             trials += 1
-            left_pending += outbox.pending_count(graph, space)[0] > 0
+            windows.judge(graph, store, space)
     finally:
         writer.close()
+        store.close()
     assert writer.errors == []
     waited = [n for n in range(trials) if n % 2 == 0]  # these kill after an acknowledgement
     assert all(writer.acked_in.get(n, 0) >= 1 for n in waited), writer.acked_in
-    assert left_pending > 0, f"no kill of {trials} landed between the graph commit and the mirror"
+    assert windows.before_mirror > 0, (
+        f"no kill of {trials} landed between the graph commit and the mirror")
+    assert windows.before_mark > 0, (
+        f"no kill of {trials} landed between the mirror's commit and marking the entry done")
 
     runtime = open_runtime(with_store(settings, url, **NO_EMBEDDER), graph)
     try:  # the restart: the first use of the space drains what the crashes left
         mem = GraphMem(space, runtime=runtime)
         mem.active()
-        wait_for(lambda: outbox.pending_count(graph, space)[0] == 0)
+        while outbox.pending_count(graph, space)[0]:  # the mirror's worker drains them
+            time.sleep(0.05)  # (a failed pass is retried; pytest-timeout bounds a hang)
         with graph.session() as s:
-            in_graph = {r["id"] for r in s.run("MATCH (f:Fact {space: $space}) RETURN f.id AS id",
-                                               space=space)}
+            facts = {r["id"]: r["value"] for r in s.run(
+                "MATCH (f:Fact {space: $space}) RETURN f.id AS id, f.value AS value",
+                space=space)}
             entries = [r["id"] for r in s.run("MATCH (o:Outbox {space: $space})"
                                               " RETURN o.id AS id", space=space)]
+        in_graph = set(facts)
         assert writer.acked <= in_graph, "every acknowledged write is in the graph"
-        assert set(mirrored(runtime, space)) == in_graph, "… and in the mirror, nothing more"
+        values = list(facts.values())
+        assert len(values) == len(set(values)), "a written value is in the graph twice"
+        mirror = mirrored(runtime, space)
+        assert set(mirror) == in_graph, "… and in the mirror, nothing more"
+        assert {i: v for i, (_, v) in mirror.items()} == facts, "with the same values"
         events = [r[0] for r in runtime.store.query(
             "SELECT event_id FROM events WHERE space = ?", (space,))]
         assert sorted(events) == sorted(entries), "each entry applied exactly once"
@@ -217,7 +296,7 @@ def test_postgres_going_away_and_coming_back(settings: Settings, graph: GraphDri
         url = pg_schema_url.replace("127.0.0.1:5432", f"127.0.0.1:{proxy.port}")
         runtime = open_runtime(with_store(settings, url, **NO_EMBEDDER), graph)
         try:
-            mem = GraphMem(f"t-pg-{uuid.uuid4().hex[:8]}/u/a/r", runtime=runtime)
+            mem = GraphMem(isolation.space("pg"), runtime=runtime)
             first = mem.remember_facts([{"subject": "a", "value": "1"}])[0].fact_id
             mem.drain()
             proxy.cut()

@@ -4,7 +4,6 @@ refused, and a deployment that signed with the former derivation keeps verifying
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,6 +19,7 @@ from graphmem.mirror.audit import AuditEntry
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
+from support import isolation
 from support.mirror_support import NO_EMBEDDER, close_runtime, open_runtime, with_store
 
 PASSPHRASE = "correct horse battery staple"
@@ -38,7 +38,7 @@ def keyed(settings: Settings, graph: GraphDriver, relational_url: str,
 
 
 def mem(runtime: Runtime) -> GraphMem:
-    return GraphMem(f"t-{uuid.uuid4().hex[:12]}/u/a/r", runtime=runtime)
+    return GraphMem(isolation.space(), runtime=runtime)
 
 
 def fixed_salt_guess(passphrase: str) -> str:

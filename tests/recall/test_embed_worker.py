@@ -10,7 +10,6 @@ import subprocess
 import sys
 import threading
 import time
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -23,6 +22,8 @@ from graphmem.graph.driver import GraphDriver
 from graphmem.mirror import migrations as store_migrations
 from graphmem.mirror.db import RelationalStore
 from graphmem.settings import Settings
+
+from support import isolation
 
 
 def fact(subject: str, value: str) -> dict[str, Any]:
@@ -180,7 +181,7 @@ def test_a_script_that_writes_one_fact_and_exits_prints_nothing_and_the_fact_get
     loading and embeds the fact; nothing is reported as broken."""
     script = tmp_path / "write_one.py"
     script.write_text(WRITE_ONE_AND_EXIT)
-    space = f"t-exit-{uuid.uuid4().hex[:10]}"
+    space = isolation.tenant("exit")
     done = subprocess.run([sys.executable, str(script), space, ending], cwd=tmp_path,
                           env=script_env(settings, tmp_path / "home"), capture_output=True,
                           text=True, timeout=300, check=False)

@@ -1,26 +1,160 @@
-"""Writes to one space are serialized across processes; other spaces do not wait."""
+"""Writes to one space are serialized across processes; other spaces do not wait.
+
+The lock test is deterministic: the test holds a space's lock in an open transaction and asks
+Neo4j (`SHOW TRANSACTIONS`) what the writers are doing. A writer process to the held space
+must be reported "Blocked by" the holder, and stay so after a writer process to another space
+has finished its write; it completes only once the holder commits. Nothing depends on timing:
+every wait is for a state Neo4j reports or a process reaches.
+
+The stress test runs real processes writing one slot at once: the result must be one chain,
+and the outbox sequence numbers (the space's write counter, taken under the lock) must be
+distinct and gapless, which a write that ran beside another instead of after it would break.
+"""
 
 from __future__ import annotations
 
 import multiprocessing as mp
-import threading
+import time
 import uuid
+from collections.abc import Callable
 from datetime import UTC, datetime
+from multiprocessing.context import SpawnProcess
+from multiprocessing.synchronize import Barrier, Event
+from typing import Any
 
 from graphmem import GraphMem
-from graphmem.graph.driver import run
+from graphmem.graph.driver import GraphDriver, run
 from graphmem.graph.facts import row_to_fact
-from graphmem.model import Space
+from graphmem.graph.statements import query
 from graphmem.runtime import Runtime
-from graphmem.settings import Settings, load_settings
+from graphmem.settings import Settings
+
+from support import isolation
+from support.mirror_support import NO_EMBEDDER
 
 WRITERS = 4
 ROUNDS = 5
+SHOW = ("SHOW TRANSACTIONS YIELD transactionId, status, metaData, currentQuery, parameters"
+        " RETURN transactionId AS id, status, metaData AS meta, currentQuery AS query,"
+        " parameters")
+BLOCKED = "Blocked by: "
 
 
-def _writer(space: str, worker: int, home: str, barrier: mp.synchronize.Barrier) -> None:
-    settings = load_settings(home=home)
+def child_settings(settings: Settings) -> Settings:
+    """The session's stores for a writer process (no embedding model to load)."""
+    return settings.model_copy(update=NO_EMBEDDER)
+
+
+# ---- what Neo4j says the transactions are doing ---------------------------------------------
+def transactions(graph: GraphDriver) -> list[dict[str, Any]]:
+    with graph.session() as session:
+        return session.run(SHOW).data()
+
+
+def holder_id(graph: GraphDriver, tag: str) -> str:
+    (found,) = [t["id"] for t in transactions(graph) if (t["meta"] or {}).get("test") == tag]
+    return str(found)
+
+
+def blockers(status: str) -> set[str]:
+    """`Blocked by: [neo4j-transaction-12, …]` → the ids."""
+    if not status.startswith(BLOCKED):
+        return set()
+    return {part.strip() for part in status[len(BLOCKED):].strip("[] ").split(",")}
+
+
+def waiting(graph: GraphDriver, holder: str, space: str) -> list[dict[str, Any]]:
+    """The transactions of `space` that wait for the holder's lock."""
+    return [t for t in transactions(graph)
+            if holder in blockers(t["status"]) and (t["parameters"] or {}).get("space") == space]
+
+
+def until(condition: Callable[[], bool], alive: Callable[[], bool], what: str) -> None:
+    """Wait for `condition` as long as the process that must bring it about runs."""
+    while not condition():
+        assert alive(), what
+        time.sleep(0.05)
+
+
+# ---- the writer processes ---------------------------------------------------------------------
+def _write_when_told(settings: Settings, space: str, value: str, ready: Event, go: Event
+                     ) -> None:
+    """Use the space (its first use claims it for the mirror), say so, write when told."""
     with GraphMem(space=space, settings=settings) as mem:
+        mem.active("db")
+        ready.set()
+        go.wait()
+        mem.remember_facts([{"subject": "db", "value": value, "confidence": 0.9}])
+
+
+class Writer:
+    def __init__(self, ctx: mp.context.SpawnContext, settings: Settings, space: str,
+                 value: str) -> None:
+        self.ready, self.go = ctx.Event(), ctx.Event()
+        self.proc: SpawnProcess = ctx.Process(
+            target=_write_when_told, args=(settings, space, value, self.ready, self.go))
+        self.proc.start()
+
+    def alive(self) -> bool:
+        return self.proc.is_alive()
+
+    def wait_ready(self) -> None:
+        until(self.ready.is_set, self.alive, "the writer exited before it was ready")
+
+    def finished(self) -> bool:
+        return self.proc.exitcode is not None
+
+
+def test_a_held_space_lock_holds_a_writer_process_of_that_space_and_no_other(
+        runtime: Runtime, settings: Settings) -> None:
+    held, other = isolation.space("lock"), isolation.space("free")
+    for key in (held, other):
+        with GraphMem(space=key, runtime=runtime) as mem:
+            mem.remember_facts([{"subject": "db", "value": "MySQL", "confidence": 0.9}])
+    ctx = mp.get_context("spawn")
+    blocked = Writer(ctx, child_settings(settings), held, "Postgres")
+    free = Writer(ctx, child_settings(settings), other, "Postgres")
+    try:
+        blocked.wait_ready()
+        free.wait_ready()
+        tag = uuid.uuid4().hex
+        with runtime.graph.session() as session:
+            tx = session.begin_transaction(metadata={"test": tag})
+            run(tx, "spaces/lock_with_policy", space=held,  # type: ignore[arg-type]
+                now=datetime.now(UTC))
+            holder = holder_id(runtime.graph, tag)
+            blocked.go.set()
+            until(lambda: bool(waiting(runtime.graph, holder, held)), blocked.alive,
+                  "a writer to the locked space finished without waiting for the lock")
+            (write,) = waiting(runtime.graph, holder, held)
+            assert write["query"] == query("remember/lock_and_load"), (
+                f"the write must wait at its start, not in: {write['query'][:200]}")
+
+            free.go.set()
+            until(free.finished, lambda: not waiting(runtime.graph, holder, other),
+                  "a writer to another space waited for the held lock")
+            assert free.proc.exitcode == 0
+
+            assert blocked.alive(), "the writer to the locked space went on while it was held"
+            assert [t["id"] for t in waiting(runtime.graph, holder, held)] == [write["id"]]
+            tx.commit()
+        blocked.proc.join()
+        assert blocked.proc.exitcode == 0
+    finally:
+        for writer in (blocked, free):
+            writer.go.set()
+            writer.proc.join(timeout=60)
+            if writer.alive():
+                writer.proc.kill()
+    for key in (held, other):
+        with GraphMem(space=key, runtime=runtime) as mem:
+            assert [f.value for f in mem.active("db")] == ["Postgres"]
+            assert [e.fact.value for e in mem.history("db").entries] == ["MySQL", "Postgres"]
+
+
+def _write_rounds(settings: Settings, space: str, worker: int, barrier: Barrier) -> None:
+    with GraphMem(space=space, settings=settings) as mem:
+        mem.active("db")
         barrier.wait()
         for round_ in range(ROUNDS):
             mem.remember_facts([{"subject": "db", "value": f"db-{worker}-{round_}",
@@ -29,10 +163,11 @@ def _writer(space: str, worker: int, home: str, barrier: mp.synchronize.Barrier)
 
 def test_processes_writing_one_slot_leave_one_value_and_one_chain(
         runtime: Runtime, settings: Settings) -> None:
-    space = f"conc-{uuid.uuid4().hex[:10]}"
+    space = isolation.space("conc")
     ctx = mp.get_context("spawn")
     barrier = ctx.Barrier(WRITERS)
-    procs = [ctx.Process(target=_writer, args=(space, w, str(settings.home), barrier))
+    procs = [ctx.Process(target=_write_rounds,
+                         args=(child_settings(settings), space, w, barrier))
              for w in range(WRITERS)]
     for p in procs:
         p.start()
@@ -49,35 +184,15 @@ def test_processes_writing_one_slot_leave_one_value_and_one_chain(
     targets = [t for e in chain for t in e.fact.supersedes]
     assert len(targets) == len(set(targets)) == WRITERS * ROUNDS - 1
     assert {f.id for f in superseded} == set(targets)
-
-
-def test_other_spaces_do_not_wait_for_a_held_space_lock(runtime: Runtime) -> None:
-    held, other = f"lock-{uuid.uuid4().hex[:8]}", f"free-{uuid.uuid4().hex[:8]}"
-    same_done, other_done = threading.Event(), threading.Event()
-
-    def write(space: str, done: threading.Event) -> None:
-        with GraphMem(space=space, runtime=runtime) as mem:
-            mem.remember_facts([{"subject": "db", "value": "Postgres"}])
-        done.set()
-
     with runtime.graph.session() as session:
-        tx = session.begin_transaction()
-        run(tx, "spaces/lock_with_policy", space=Space.parse(held).key,  # type: ignore[arg-type]
-            now=datetime.now(UTC))
-        blocked = threading.Thread(target=write, args=(held, same_done))
-        free = threading.Thread(target=write, args=(other, other_done))
-        blocked.start()
-        free.start()
-        assert other_done.wait(timeout=60), "a write to another space waited for the lock"
-        assert not same_done.is_set(), "a write to the locked space did not wait"
-        tx.commit()
-    blocked.join(timeout=60)
-    free.join(timeout=60)
-    assert same_done.is_set()
+        seqs = sorted(r["seq"] for r in session.run(
+            "MATCH (o:Outbox {space: $space}) RETURN o.seq AS seq", space=space))
+    assert len(seqs) == WRITERS * ROUNDS
+    assert seqs == list(range(seqs[0], seqs[0] + WRITERS * ROUNDS)), seqs
 
 
 def test_hot_facts_map_back_to_facts(runtime: Runtime) -> None:
-    with GraphMem(space=f"map-{uuid.uuid4().hex[:8]}", runtime=runtime) as mem:
+    with GraphMem(space=isolation.space("map"), runtime=runtime) as mem:
         (result,) = mem.remember_facts([{"subject": "db", "value": "Postgres"}])
         rows = runtime.graph.read("facts/get", space=mem.key, id=result.fact_id)
     assert row_to_fact(rows[0]["fact"]).value == "Postgres"

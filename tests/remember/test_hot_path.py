@@ -1,4 +1,5 @@
-"""The hot path reads through indexes: never a label scan of the space, never retired rows."""
+"""The hot path reads through indexes: never a label scan of the space (planned on an empty and
+on a populated database, `plan_graph`), never retired rows."""
 
 from __future__ import annotations
 
@@ -8,10 +9,10 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMem
+from graphmem.graph.driver import GraphDriver
 from graphmem.graph.statements import query
 from graphmem.remember import pipeline
 from graphmem.remember.write import Batch
-from graphmem.runtime import Runtime
 
 
 def _operators(plan: Any) -> set[str]:
@@ -21,8 +22,8 @@ def _operators(plan: Any) -> set[str]:
     return ops
 
 
-def _explain(runtime: Runtime, name: str, **params: Any) -> set[str]:
-    with runtime.graph.session() as session:
+def _explain(graph: GraphDriver, name: str, **params: Any) -> set[str]:
+    with graph.session() as session:
         summary = session.run("EXPLAIN " + query(name), params).consume()
     assert summary.plan is not None
     return _operators(summary.plan)
@@ -35,15 +36,15 @@ def _explain(runtime: Runtime, name: str, **params: Any) -> set[str]:
     ("facts/hot", {"subject": None, "statuses": ["ACTIVE", "FLAGGED_CONFLICT"]}),
     ("remember/message_facts", {"message_key": "k"}),
 ])
-def test_hot_path_statements_seek_indexes(runtime: Runtime, name: str,
+def test_hot_path_statements_seek_indexes(plan_graph: GraphDriver, name: str,
                                           params: dict[str, Any]) -> None:
-    ops = _operators_for(runtime, name, params)
+    ops = _operators_for(plan_graph, name, params)
     assert any("IndexSeek" in op for op in ops), ops
     assert not ops & {"NodeByLabelScan", "AllNodesScan"}, ops
 
 
-def _operators_for(runtime: Runtime, name: str, params: dict[str, Any]) -> set[str]:
-    return _explain(runtime, name, space="s", now=datetime.now(UTC), **params)
+def _operators_for(graph: GraphDriver, name: str, params: dict[str, Any]) -> set[str]:
+    return _explain(graph, name, space="s", now=datetime.now(UTC), **params)
 
 
 def test_reconcile_never_loads_retired_rows(mem: GraphMem, monkeypatch: pytest.MonkeyPatch

@@ -5,7 +5,6 @@ from __future__ import annotations
 import socket
 import threading
 import time
-import uuid
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +16,8 @@ from pydantic import SecretStr
 from graphmem.auth import KeyStore
 from graphmem.http.app import create_app
 from graphmem.settings import Settings
+
+from support import isolation
 
 PEPPER = SecretStr("test-pepper-" + "0" * 40)
 
@@ -71,7 +72,7 @@ class Api:
 
 
 def new_tenant() -> str:
-    return f"t-{uuid.uuid4().hex[:16]}"
+    return isolation.tenant()
 
 
 def codes(body: dict[str, Any]) -> list[str]:

@@ -6,7 +6,6 @@ local embedding model; only the settings differ.
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -17,6 +16,7 @@ from graphmem import GraphMem
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
+from support import isolation
 from support.llm_server import LLMServer
 
 
@@ -64,7 +64,7 @@ def make_llm_mem(llm: LLMServer, make_runtime: Callable[..., Runtime]
 
     def build(settings: dict[str, Any] | None = None, **kwargs: Any) -> GraphMem:
         rt = make_runtime(**{**llm_overrides(llm), **(settings or {})})
-        mem = GraphMem(space=f"t-{uuid.uuid4().hex[:12]}", runtime=rt, **kwargs)
+        mem = GraphMem(space=isolation.tenant(), runtime=rt, **kwargs)
         made.append(mem)
         return mem
 
@@ -80,7 +80,7 @@ def make_plain_mem(make_runtime: Callable[..., Runtime]) -> Iterator[Callable[..
 
     def build(settings: dict[str, Any] | None = None, **kwargs: Any) -> GraphMem:
         overrides = {"llm_base_url": None, "llm_model": None, **(settings or {})}
-        kwargs.setdefault("space", f"t-{uuid.uuid4().hex[:12]}")
+        kwargs.setdefault("space", isolation.tenant())
         mem = GraphMem(runtime=make_runtime(**overrides), **kwargs)
         made.append(mem)
         return mem

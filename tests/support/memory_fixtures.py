@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -11,6 +10,8 @@ import pytest
 from graphmem import GraphMem
 from graphmem.runtime import Runtime
 
+from support import isolation
+
 
 @pytest.fixture
 def make_mem(runtime: Runtime) -> Iterator[Callable[..., GraphMem]]:
@@ -18,7 +19,7 @@ def make_mem(runtime: Runtime) -> Iterator[Callable[..., GraphMem]]:
     made: list[GraphMem] = []
 
     def build(space: str | None = None, **kwargs: Any) -> GraphMem:
-        mem = GraphMem(space=space or f"t-{uuid.uuid4().hex[:12]}", runtime=runtime, **kwargs)
+        mem = GraphMem(space=space or isolation.tenant(), runtime=runtime, **kwargs)
         made.append(mem)
         return mem
 

@@ -5,7 +5,6 @@ or need an empty database."""
 from __future__ import annotations
 
 import socket
-import uuid
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -19,6 +18,8 @@ from graphmem.neo4j_local.manager import LocalNeo4j
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
+from support import isolation
+from support.isolation import share_jars
 from support.mirror_support import NO_EMBEDDER, close_runtime, open_runtime, with_store
 
 
@@ -47,7 +48,7 @@ def make(mirror_runtime: Runtime) -> Iterator[Callable[..., GraphMem]]:
     made: list[GraphMem] = []
 
     def build(space: str | None = None, **kwargs: Any) -> GraphMem:
-        mem = GraphMem(space or f"t-{uuid.uuid4().hex[:12]}/u/a/r", runtime=mirror_runtime,
+        mem = GraphMem(space or isolation.space(), runtime=mirror_runtime,
                        **kwargs)
         made.append(mem)
         return mem
@@ -64,10 +65,11 @@ def free_port() -> int:
 
 
 @pytest.fixture(scope="session")
-def private_neo4j(settings: Settings, tmp_path_factory: pytest.TempPathFactory
-                  ) -> Iterator[Settings]:
+def private_neo4j(settings: Settings, developer_settings: Settings,
+                  tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
     """A second managed Neo4j under a temporary home, on free ports, for tests that stop the
-    server or restore into an empty database; its jars come from the session's install."""
+    server, restore into an empty database or plan on one; its jars are the session's
+    server's or the developer's install's (fetched by Maven when there are none)."""
     home = tmp_path_factory.mktemp("neo4j-private")
     # Built afresh, never model_copy'd: derived paths (neo4j_dir) must follow the new home.
     own = load_settings(home=home, neo4j_uri=None, neo4j_password=None,
@@ -75,10 +77,7 @@ def private_neo4j(settings: Settings, tmp_path_factory: pytest.TempPathFactory
                         neo4j_heap="512m", neo4j_pagecache="64m",
                         database_url=f"sqlite:///{home / 'graphmem.db'}", **NO_EMBEDDER)
     assert own.neo4j_dir == home / "neo4j", "never touch the session's server"
-    shared_lib = settings.neo4j_dir / "lib"
-    if settings.managed_neo4j and shared_lib.is_dir():
-        (home / "neo4j").mkdir()
-        (home / "neo4j" / "lib").symlink_to(shared_lib, target_is_directory=True)
+    share_jars(own, settings if settings.managed_neo4j else developer_settings)
     local = LocalNeo4j(own)
     local.install()
     local.start()

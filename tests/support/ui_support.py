@@ -11,7 +11,6 @@ import json
 import socket
 import threading
 import time
-import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,6 +32,8 @@ from playwright.sync_api import (
 from graphmem.auth import KeyStore
 from graphmem.http.app import create_app
 from graphmem.settings import Settings
+
+from support import isolation
 
 ROOT = Path(__file__).resolve().parents[2]
 UI = ROOT / "ui"
@@ -130,7 +131,7 @@ def start(settings: Settings, keys: KeyStore) -> tuple[Server, threading.Thread]
 
 
 def new_tenant() -> str:
-    return f"t-{uuid.uuid4().hex[:16]}"
+    return isolation.tenant()
 
 
 @dataclass
