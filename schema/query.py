@@ -129,10 +129,12 @@ class Query:
                          operation=operation)
         return [AuditEntry.from_model(r) for r in rows]
 
-    @strawberry.field(description="Check the audit chain (verify capability; `deep` checks"
-                                  " every row's signature too).")
-    async def verify_audit(self, info: GraphInfo, deep: bool = False) -> AuditReport:
-        return AuditReport.from_model(await run(info, None, deep=deep))
+    @strawberry.field(description="Check the audit chain (verify capability; `deep` checks the"
+                                  " signatures of this tenant's rows too; `receipt`: fail when"
+                                  " the chain no longer holds the head that receipt saw).")
+    async def verify_audit(self, info: GraphInfo, deep: bool = False,
+                           receipt: JSON | None = None) -> AuditReport:
+        return AuditReport.from_model(await run(info, None, deep=deep, receipt=receipt))
 
     @strawberry.field(description="Counts of active, flagged and retired facts and conflicts.")
     async def stats(self, info: GraphInfo, space: SpaceArg) -> SpaceStats:

@@ -8,12 +8,13 @@ before this process's next lexical ranking.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from graphmem.errors import AccessDenied, InvalidInput, LLMUnavailable
+from graphmem.errors import InvalidInput, LLMUnavailable
 from graphmem.graph import spaces
 from graphmem.mirror.audit import AuditCall
-from graphmem.model import Action, Policy, Proposal, Result, Status
+from graphmem.model import Action, Policy, Proposal, Result, Status, claimed
 from graphmem.recall.vectors import written_ids
 from graphmem.remember.extract import extract, usable
 from graphmem.remember.extract_context import extraction_input
@@ -23,6 +24,13 @@ from graphmem.remember.policy import describe, make_policy, policy_from_json, po
 from graphmem.remember.proposals import check_text, parse_proposals
 from graphmem.remember.results import NO_FACTS, NOTHING_TO_RETRACT
 from graphmem.service.context import SpaceContext, now
+
+
+@dataclass(frozen=True)
+class Speaker:
+    source: str
+    trusted: bool
+    curated: frozenset[str]
 
 
 class Writes:
@@ -51,29 +59,34 @@ class Writes:
         ctx = self.ctx
         ctx.require("write")
         text = check_text(text)
-        source = check_text(source, "source")[:200]
+        source = check_text(source, "source")[:200] or ctx.caller.source
         if not proposals:
             return []
-        trusted = self._entitled(source)
-        info = WriteInfo(space=ctx.key, source=source, source_ref=source_ref, text=text,
-                         metadata=dict(metadata or {}), message_key=message_key(text),
-                         now=now())
+        speaker = self._speaker(source)
+        info = WriteInfo(space=ctx.key, source=speaker.source, source_ref=source_ref,
+                         text=text, metadata=dict(metadata or {}),
+                         message_key=message_key(text), now=now())
         settings = ctx.settings
-        req = WriteRequest(proposals, info, ctx.schema, ctx.policy, trusted,
-                           settings.confidence_floor, frozenset(settings.curated_sources),
+        req = WriteRequest(proposals, info, ctx.schema, ctx.policy, speaker.trusted,
+                           settings.confidence_floor,
+                           frozenset(settings.curated_sources) | speaker.curated,
                            settings.cluster_jaccard)
         results = ctx.write(call, write_proposals, req)
         self._index(written_ids(results))
         return results
 
-    def _entitled(self, source: str) -> bool:
-        """Only the principal of that name or an approver may write as a trusted source."""
+    def _speaker(self, source: str) -> Speaker:
+        """The source a write is recorded under: as named when the caller is bound to it (or
+        names none), else as claimed (graphmem.auth.sources); whether it is trusted; and
+        the tenant's curated sources."""
         ctx = self.ctx
-        if source not in ctx.trusted:
-            return False
-        if ctx.caller.name == source or ctx.caller.can("approve"):
-            return True
-        raise AccessDenied(f"only {source!r} or a caller with approve may write as {source!r}")
+        book = ctx.runtime.sources.of(ctx.space.tenant)
+        caller = ctx.caller
+        bound = (not source or caller.sources is None or source in caller.sources
+                 or book.speaks_as(caller.name, source))
+        if not bound:
+            return Speaker(claimed(source), False, book.curated)
+        return Speaker(source, source in ctx.trusted | book.trusted, book.curated)
 
     def _index(self, fact_ids: list[str]) -> None:
         """Vectors for what a write created: in the background unless configured inline."""

@@ -67,12 +67,13 @@ def free_port() -> int:
 def private_neo4j(settings: Settings, tmp_path_factory: pytest.TempPathFactory
                   ) -> Iterator[Settings]:
     """A second managed Neo4j under a temporary home, on free ports, for tests that stop the
-    server or restore into an empty database; its jars come from the session's install."""
+    server, restore into an empty database or read its transaction logs (it checkpoints
+    every 2 s); its jars come from the session's install."""
     home = tmp_path_factory.mktemp("neo4j-private")
     # Built afresh, never model_copy'd: derived paths (neo4j_dir) must follow the new home.
     own = load_settings(home=home, neo4j_uri=None, neo4j_password=None,
                         neo4j_bolt_port=free_port(), neo4j_http_port=free_port(),
-                        neo4j_heap="512m", neo4j_pagecache="64m",
+                        neo4j_heap="512m", neo4j_pagecache="64m", neo4j_checkpoint_seconds=2,
                         database_url=f"sqlite:///{home / 'graphmem.db'}", **NO_EMBEDDER)
     assert own.neo4j_dir == home / "neo4j", "never touch the session's server"
     shared_lib = settings.neo4j_dir / "lib"
