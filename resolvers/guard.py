@@ -41,9 +41,10 @@ class Call:
     space: Space | None
 
     def mem(self) -> GraphMem:
-        """The service layer for this call, with the principal's capabilities (tenant-wide
-        operations get the tenant's default space)."""
-        caller = Caller(self.principal.name, self.principal.capabilities)
+        """The service layer for this call, with the principal's capabilities and the sources
+        it is bound to (tenant-wide operations get the tenant's default space)."""
+        p = self.principal
+        caller = Caller(p.name, p.capabilities, p.sources, p.source or "")
         space = self.space or Space(tenant=self.principal.tenant)
         return GraphMem(space=space, runtime=self.context.runtime, caller=caller)
 

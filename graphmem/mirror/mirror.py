@@ -31,6 +31,7 @@ from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from graphmem.errors import InvalidInput
 from graphmem.graph import outbox
 from graphmem.graph.driver import GraphDriver
 from graphmem.mirror import apply as applying
@@ -197,11 +198,14 @@ class Mirror:
         chain found intact has its head written to the checkpoint file."""
         self.flush()
         trusted = self.trusted()
-        path = checkpoint_file or self.checkpoints.path
-        lines, problems = checkpoints.load(path)
-        heads = [] if receipt is None else [receipts.anchor(receipt, trusted)]
-        anchors = Anchors(lines, self.store_id, [h for h in heads if isinstance(h, Anchor)],
-                          [*problems, *(h for h in heads if isinstance(h, str))])
+        heads: list[Anchor] = []
+        if receipt is not None:
+            found = receipts.anchor(receipt, trusted)
+            if isinstance(found, str):
+                raise InvalidInput(found)
+            heads.append(found)
+        lines, problems = checkpoints.load(checkpoint_file or self.checkpoints.path)
+        anchors = Anchors(lines, self.store_id, heads, problems)
         report = verify(self.store, trusted, deep=deep, tenant=tenant, anchors=anchors)
         if report.ok and tenant is None:
             self._anchor_verified()

@@ -129,7 +129,7 @@ def anchor(receipt: Mapping[str, Any], keys: Mapping[str, Ed25519PublicKey]) -> 
         return (f"receipt {body.get('id')} carries no audit head (issued before receipts"
                 " anchored the chain)")
     return Anchor(head, f"receipt {body.get('id')} ({body.get('kind')}, issued"
-                        f" {body.get('issued_at')})")
+                        f" {body.get('issued_at')})", str(body.get("tenant", "")))
 
 
 @dataclass(frozen=True)

@@ -44,11 +44,12 @@ MAX_PROBLEMS = 100
 
 @dataclass(frozen=True)
 class Anchor:
-    """A head the chain must still hold: its hash, and what vouched for it."""
+    """A head the chain must still hold: its hash, what vouched for it, and the tenant that
+    holds the voucher (told of the outcome in a tenant's report)."""
 
     hash: str
     what: str
-    seq: int | None = None
+    tenant: str | None = None
 
 
 @dataclass(frozen=True)
@@ -194,7 +195,7 @@ class _Checker:
             if anchor.hash != GENESIS and anchor.hash not in self.held:
                 self.problems.add(f"the chain no longer holds the head {anchor.what} saw"
                                   f" ({anchor.hash[:16]}…): rows were removed, rolled back or"
-                                  " rewritten since")
+                                  " rewritten since", anchor.tenant)
 
     def _checkpoint(self, line: Checkpoint, store: str | None) -> None:
         head = line.head
