@@ -12,7 +12,6 @@ import hmac
 import json
 import re
 import secrets
-import sqlite3
 import uuid
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -26,7 +25,7 @@ from graphmem.auth.errors import Unauthenticated
 from graphmem.auth.pepper import load_pepper
 from graphmem.auth.principal import Principal, check_spaces
 from graphmem.auth.roles import capabilities_for
-from graphmem.auth.sources import check_source
+from graphmem.auth.sources import check_source, missing_table
 from graphmem.errors import InvalidInput, NotFound, SchemaOutdated
 from graphmem.mirror.db import Cursor, RelationalStore
 from graphmem.model import Space
@@ -188,15 +187,9 @@ def _transaction(store: RelationalStore) -> Iterator[Cursor]:
         with store.transaction() as cur:
             yield cur
     except Exception as e:
-        if _missing_table(e):
+        if missing_table(e):
             raise SchemaOutdated(_OUTDATED) from e
         raise
-
-
-def _missing_table(error: BaseException) -> bool:
-    if isinstance(error, sqlite3.OperationalError):
-        return "no such table" in str(error)
-    return type(error).__name__ == "UndefinedTable"
 
 
 def _now() -> str:

@@ -14,11 +14,18 @@ of the tenant, besides GRAPHMEM_TRUSTED_SOURCES / GRAPHMEM_CURATED_SOURCES and a
 policy). A server keeps each tenant's mapping for GRAPHMEM_API_KEY_CACHE_SECONDS; a change
 through any SourceBook of the host rewrites a stamp file that every cache checks (one stat),
 like key revocations.
+
+A graph write never fails because the relational store does: when the mapping cannot be
+read, the last one read is used, and when there is none the write goes on with no mapping
+and `unknown` set, which makes it flag every cross-source change (its curated sources are
+not known); a store without the table (not migrated yet) has no mapping at all.
 """
 
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
 import threading
 import time
 from dataclasses import dataclass, field
@@ -31,8 +38,19 @@ from graphmem.mirror.db import RelationalStore
 from graphmem.model import CLAIMED, Space
 from graphmem.settings import Settings
 
+log = logging.getLogger(__name__)
+
 STAMP_FILE = "sources.changed"
 MAX_SOURCE = 200
+OUTAGE_RETRY = 5.0
+
+
+def missing_table(error: BaseException) -> bool:
+    """Whether a store error says a table does not exist (a store not migrated yet)."""
+    if isinstance(error, sqlite3.OperationalError):
+        return "no such table" in str(error)
+    return type(error).__name__ == "UndefinedTable" or (
+        error.__cause__ is not None and missing_table(error.__cause__))
 
 
 def check_source(name: str) -> str:
@@ -54,6 +72,7 @@ class TenantSources:
     bound: dict[str, frozenset[str]] = field(default_factory=dict)
     trusted: frozenset[str] = frozenset()
     curated: frozenset[str] = frozenset()
+    unknown: bool = False
 
     def speaks_as(self, principal: str, source: str) -> bool:
         return principal in self.bound.get(source, frozenset())
@@ -78,6 +97,7 @@ class SourceBook:
         self._stamp = stamp
         self._lock = threading.Lock()
         self._cached: dict[str, tuple[TenantSources, float]] = {}
+        self._last: dict[str, TenantSources] = {}  # the last mapping read, for outages
         self._seen: Stamp | None = None
 
     @classmethod
@@ -97,11 +117,28 @@ class SourceBook:
             found = self._cached.get(tenant)
             if found is not None and found[1] > now:
                 return found[0]
-        loaded = self._load(tenant)
-        if self._seconds > 0:
-            with self._lock:
+        try:
+            loaded = self._load(tenant)
+        except Exception as e:  # noqa: BLE001 - a write goes on; see the module docstring
+            loaded = self._unreadable(tenant, e)
+            with self._lock:  # tried again after a while, not on every write
+                self._cached[tenant] = (loaded, now + max(self._seconds, OUTAGE_RETRY))
+            return loaded
+        with self._lock:
+            self._last[tenant] = loaded
+            if self._seconds > 0:
                 self._cached[tenant] = (loaded, now + self._seconds)
         return loaded
+
+    def _unreadable(self, tenant: str, error: Exception) -> TenantSources:
+        if missing_table(error):
+            return TenantSources()
+        with self._lock:
+            last = self._last.get(tenant)
+        log.warning("cannot read tenant %s's source mapping (%s): %s", tenant,
+                    "using the last one read" if last else "flagging cross-source changes",
+                    error)
+        return last or TenantSources(unknown=True)
 
     def _load(self, tenant: str) -> TenantSources:
         rows = self.rows(tenant)

@@ -28,9 +28,13 @@ from graphmem.service.context import SpaceContext, now
 
 @dataclass(frozen=True)
 class Speaker:
+    """Who a write speaks as; `review`: the tenant's curated sources could not be read, so
+    every cross-source change is flagged."""
+
     source: str
     trusted: bool
     curated: frozenset[str]
+    review: bool = False
 
 
 class Writes:
@@ -70,7 +74,7 @@ class Writes:
         req = WriteRequest(proposals, info, ctx.schema, ctx.policy, speaker.trusted,
                            settings.confidence_floor,
                            frozenset(settings.curated_sources) | speaker.curated,
-                           settings.cluster_jaccard)
+                           settings.cluster_jaccard, speaker.review)
         results = ctx.write(call, write_proposals, req)
         self._index(written_ids(results))
         return results
@@ -85,8 +89,9 @@ class Writes:
         bound = (not source or caller.sources is None or source in caller.sources
                  or book.speaks_as(caller.name, source))
         if not bound:
-            return Speaker(claimed(source), False, book.curated)
-        return Speaker(source, source in ctx.trusted | book.trusted, book.curated)
+            return Speaker(claimed(source), False, book.curated, book.unknown)
+        return Speaker(source, source in ctx.trusted | book.trusted, book.curated,
+                       book.unknown)
 
     def _index(self, fact_ids: list[str]) -> None:
         """Vectors for what a write created: in the background unless configured inline."""
