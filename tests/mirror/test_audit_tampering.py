@@ -168,3 +168,12 @@ def test_the_checkpoint_file_holds_signed_heads_of_this_store(written: Written) 
         handle.write(lines[-1].replace('"seq":', '"seq":1', 1) + "\n")  # a forged line
     assert any("is not signed by a trusted key (forged or edited)" in p
                for p in written.problems())
+
+
+def test_a_database_replaced_under_the_checkpoint_file_is_reported(written: Written) -> None:
+    """Wiping everything, the store's identity included: the file's heads name the old one."""
+    wipe_all(written)
+    written.sql(("UPDATE mirror_meta SET store_id = 'a-new-store'", ()))
+    written.runtime.mirror._claims._store_id = None  # this process reads it again
+    problems = written.problems()
+    assert any("the database was replaced or wiped" in p for p in problems), problems
