@@ -25,8 +25,10 @@ Listener = Callable[[str, frozenset[str]], None]
 
 
 class ErasureWatch:
-    """Polls the event log for erasures; the first poll clears every cache (what was cached
-    before this process looked cannot be told apart)."""
+    """Polls the event log for erasures after the one that was latest when it started
+    (`start`, before this process caches anything); when that could not be read, the first
+    poll that can read it clears every cache instead (what was cached before cannot be told
+    apart)."""
 
     def __init__(self, store: RelationalStore, cipher: Callable[[], FieldCipher],
                  listeners: list[Listener], every: float,
@@ -39,6 +41,18 @@ class ErasureWatch:
         self._lock = threading.Lock()
         self._seen: int | None = None
         self._polled = float("-inf")
+        self._failing = False
+
+    def start(self) -> None:
+        """Where the log stands now; never raises (a store that is down: see the class)."""
+        try:
+            self._seen = self._latest()
+        except Exception as e:  # noqa: BLE001 - the first poll that can read it clears all
+            self._failed(e)
+
+    def _latest(self) -> int:
+        return int(self._store.query(
+            "SELECT COALESCE(MAX(seq), 0) FROM events WHERE kind = 'erase'")[0][0])
 
     @property
     def seen(self) -> int | None:
@@ -60,11 +74,18 @@ class ErasureWatch:
             try:
                 self._poll_locked()
             except Exception as e:  # noqa: BLE001 - retried on the next poll
-                log.warning("could not read the erasures of other processes yet: %s", e)
+                self._failed(e)
+            else:
+                self._failing = False
+
+    def _failed(self, error: Exception) -> None:
+        if not self._failing:  # once per outage, not every interval
+            self._failing = True
+            log.warning("cannot read the erasures of other processes from the event log (tried"
+                        " again every %ss): %s", self._every, error)
 
     def _poll_locked(self) -> None:
-        latest = int(self._store.query(
-            "SELECT COALESCE(MAX(seq), 0) FROM events WHERE kind = 'erase'")[0][0])
+        latest = self._latest()
         if self._seen is None:
             self._seen = latest
             self.erased("", frozenset())

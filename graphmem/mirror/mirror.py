@@ -69,6 +69,7 @@ class Mirror:
         self.erase_listeners: list[EraseListener] = []
         self.erasures = ErasureWatch(store, lambda: self.cipher, self.erase_listeners,
                                      settings.mirror_interval)
+        self.erasures.start()
         self.checkpoints = CheckpointLog(settings, checkpoints.path_for(settings, store.url),
                                          lambda: self.store_id)
         self._worker = Worker(settings, graph, self._drainer, self._marks, self._idle)
