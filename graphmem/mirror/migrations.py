@@ -161,12 +161,12 @@ MIGRATIONS: tuple[Migration, ...] = (
         "CREATE INDEX IF NOT EXISTS api_keys_principal ON api_keys (principal_id)",
     )),
     # ---- version 4: audit rows hash every column (v2), event coverage, anchors ----
-    # A chain that already holds rows keeps v = 1 on its head: the next append seals those
-    # rows and the event log in the chain (graphmem.mirror.seal) before writing v2 rows.
+    # A store that already holds rows or events keeps v = 1 on its head: the next append
+    # seals them in the chain (graphmem.mirror.seal) before writing v2 rows.
     Migration(4, "audit_v2", (
         "ALTER TABLE audit_log ADD COLUMN v INTEGER NOT NULL DEFAULT 1",
         "ALTER TABLE audit_head ADD COLUMN v INTEGER NOT NULL DEFAULT 1",
-        "UPDATE audit_head SET v = 2 WHERE seq = 0",
+        "UPDATE audit_head SET v = 2 WHERE seq = 0 AND NOT EXISTS (SELECT 1 FROM events)",
         "CREATE INDEX IF NOT EXISTS audit_log_hash ON audit_log (hash)",
         "CREATE INDEX IF NOT EXISTS events_kind ON events (kind, seq)",
     )),
