@@ -8,6 +8,7 @@ import os
 import shutil
 import subprocess
 import sys
+import uuid
 from pathlib import Path
 
 from pydantic import SecretStr
@@ -36,10 +37,11 @@ def test_verify_fails_when_a_receipt_s_head_or_a_checkpoint_is_gone(
                                       "audit_checkpoint_dir": checkpoints, **NO_EMBEDDER})
     runtime = open_runtime(own, graph)
     try:
-        mem = GraphMem("t-cli-audit/u/a/r", runtime=runtime)
+        mem = GraphMem(f"t-{uuid.uuid4().hex[:12]}/u/a/r", runtime=runtime)
         mem.remember_facts([{"subject": "plan", "value": "pro"}])
         receipt = mem.attest()
         runtime.mirror.flush()
+        assert receipt["receipt"]["audit_head"] != audit.GENESIS, "the write's row is in"
     finally:
         close_runtime(runtime)
     (tmp_path / "receipt.json").write_text(json.dumps(receipt))
