@@ -224,6 +224,11 @@ class Embeddings:
             while len(self._cache) > self.cache_size:
                 self._cache.popitem(last=False)
 
+    def cached_questions(self) -> list[str]:
+        """The questions whose vectors are cached."""
+        with self._lock:
+            return list(self._cache)
+
     def clear_cache(self) -> None:
         """Forget every cached question (erasure calls this; so does the benchmark)."""
         with self._lock:

@@ -74,6 +74,19 @@ class PolicyMode(StrEnum):
     REVIEW = "REVIEW"
 
 
+CLAIMED = "claimed:"
+
+
+def claimed(source: str) -> str:
+    """How a fact records a source its writer is not bound to (graphmem.auth.sources): it
+    never equals the source itself, so it is never curated, trusted or ranked as it."""
+    return CLAIMED + source
+
+
+def is_claimed(source: str) -> bool:
+    return source.startswith(CLAIMED)
+
+
 class Cardinality(StrEnum):
     ONE = "one"
     MANY = "many"
@@ -233,7 +246,8 @@ class Policy:
     curated: frozenset[str] = frozenset()
 
     def rank(self, source: str) -> int:
-        return self.authority.get(source, 0)
+        """A claimed source (see `claimed`) ranks 0 whatever the table says."""
+        return 0 if is_claimed(source) else self.authority.get(source, 0)
 
 
 @dataclass(frozen=True)

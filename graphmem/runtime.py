@@ -25,6 +25,7 @@ from graphmem.mirror.db import RelationalStore
 from graphmem.settings import Settings, load_settings
 
 if TYPE_CHECKING:  # the model clients import heavy packages: only when first used
+    from graphmem.auth.sources import SourceBook
     from graphmem.embeddings import Embeddings
     from graphmem.llm import LLM
     from graphmem.mirror.mirror import Mirror
@@ -52,6 +53,7 @@ class Runtime:
         self._ranker: Ranker | None = None
         self._embed_worker: EmbedWorker | None = None
         self.commit_listeners: list[Callable[[str], None]] = []  # told the space of a commit
+        self._sources: SourceBook | None = None
 
     @classmethod
     def open(cls, settings: Settings | None = None) -> Runtime:
@@ -89,9 +91,33 @@ class Runtime:
 
     @property
     def mirror(self) -> Mirror:
+        """The mirror; erasures it learns of (this process's or another's) empty this
+        Runtime's caches (`forget_erased`)."""
         from graphmem.mirror.mirror import Mirror
 
-        return self._once("_mirror", lambda: Mirror(self.settings, self.graph, self.store))
+        def build() -> Mirror:
+            mirror = Mirror(self.settings, self.graph, self.store)
+            mirror.erase_listeners.append(self.forget_erased)
+            return mirror
+
+        return self._once("_mirror", build)
+
+    def forget_erased(self, space: str, fact_ids: frozenset[str]) -> None:
+        """An erasure in `space` (every space when empty): its vectors leave the vector
+        cache, and cached query embeddings go (a question may have named what was erased)."""
+        ranker, embedder = self._ranker, self._embedder
+        if ranker is not None:
+            ranker.vectors.cache.clear(space or None)
+        if embedder is not None:
+            embedder.clear_cache()
+
+    @property
+    def sources(self) -> SourceBook:
+        """Which principals speak as which source, per tenant (cached like verified keys)."""
+        from graphmem.auth.sources import SourceBook
+
+        return self._once("_sources", lambda: SourceBook.open(self.store, self.settings,
+                                                              cached=True))
 
     @property
     def ranker(self) -> Ranker:

@@ -37,6 +37,9 @@ class Settings(BaseSettings):
     neo4j_heap: str = Field("1g", pattern=r"^\d+[kmg]$")
     neo4j_pagecache: str = Field("512m", pattern=r"^\d+[kmg]$")
     neo4j_start_timeout: float = Field(120.0, gt=0)
+    neo4j_checkpoint_seconds: int = Field(60, ge=1, le=86400, description="Managed server:"
+                                          " seconds between checkpoints, after which pruned"
+                                          " transaction logs (erased values) are deleted.")
 
     database_url: SecretStr | None = Field(None, description="postgresql://…; unset = SQLite.")
 
@@ -87,6 +90,12 @@ class Settings(BaseSettings):
                                        " with subscribers reads the change log for writes"
                                        " other processes committed (its own wake it at once).")
     retention_days: float | None = Field(None, gt=0, description="Default purge period.")
+    audit_checkpoint_rows: int = Field(1000, ge=1, description="A signed audit head goes to"
+                                       " the checkpoint file at least every this many rows.")
+    audit_checkpoint_seconds: float = Field(60.0, gt=0, description="… and at least this"
+                                            " often while rows are appended (s).")
+    audit_checkpoint_dir: Path | None = Field(None, description="Where the checkpoint files"
+                                              " go; unset = <home>/audit.")
 
     # ---- export and import ----
     import_batch: int = Field(1000, ge=1, le=100_000, description="Records an import writes"
@@ -126,6 +135,9 @@ class Settings(BaseSettings):
                                  " document.")
     api_check_seconds: float = Field(1.0, gt=0, le=60, description="Deadline for parsing,"
                                      " measuring and validating a new document.")
+    api_model_calls_per_min: int = Field(30, ge=1, description="Model-calling fields (recall,"
+                                         " recallRelated, remember, forget) per minute per"
+                                         " key.")
 
     persisted_queries: Path | None = Field(None, description="A JSON file of trusted documents"
                                            " ({sha256: query}) every worker knows.")

@@ -12,9 +12,11 @@ from graphmem.resolvers.registry import operation
 
 
 @operation("verifyAudit", "verify", reach="tenant")
-def verify_audit(call: Call, deep: bool = False) -> ChainReport:
-    """The whole deployment's chain (one chain; the answer holds no other tenant's data)."""
-    return call.mem().verify_audit(deep)
+def verify_audit(call: Call, deep: bool = False, receipt: Any = None) -> ChainReport:
+    """The deployment's one chain, reported for the caller's tenant: its rows' signatures
+    when deep, other tenants' problems only counted (the answer holds no other tenant's
+    data); `receipt` anchors it."""
+    return call.mem().verify_audit(deep, receipt=receipt, tenant=call.tenant)
 
 
 @operation("auditLog", "verify", reach="tenant")

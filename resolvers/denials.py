@@ -1,5 +1,6 @@
 """Denials are recorded: a row in the audit chain (outcome `denied`) and a log line, both
-with who, what and where, under the request id (graphmem.service.guard writes them)."""
+with who, what and where, under the request id (graphmem.service.guard writes them, keeping
+none of what the caller typed)."""
 
 from __future__ import annotations
 

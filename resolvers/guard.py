@@ -45,8 +45,8 @@ class Call:
     space: Space | None
 
     def mem(self) -> GraphMem:
-        """The service layer for this call, with the principal's capabilities (tenant-wide
-        operations get the tenant's default space)."""
+        """The service layer for this call, with the principal's capabilities and the
+        sources it is bound to (tenant-wide operations get the tenant's default space)."""
         return Admitted(self.principal, self.space).memory(self.context.runtime)
 
     @property

@@ -8,13 +8,19 @@ the outcome. A document not seen before is checked on a small pool of worker thr
 on the event loop, within GRAPHMEM_API_CHECK_SECONDS: the limit walk is linear
 (graphmem.schema.measure) and runs first, so graphql-core only validates a document within
 every cap, and a deadline (graphmem.schema.deadline) stops whatever still runs too long.
-Cost: every field costs 1, and a field taking `first` multiplies the cost of its selection by
-it (the default page size when omitted). Introspection fields are free and add no depth.
+Cost: every field costs 1, a field taking `first` or `limit` multiplies the cost of its
+selection by it (the field's default when omitted), `hops` doubles it for every hop past the
+first, and a field that calls a model costs MODEL_CALL_COST more (graphmem.schema.measure).
+Introspection fields are free and add no depth. Model calls are also budgeted per key and
+minute (GRAPHMEM_API_MODEL_CALLS_PER_MIN): a document whose calls the key's budget cannot pay
+for is refused with RATE_LIMITED before it runs; the count comes with the cached outcome,
+so the budget costs one token-bucket update per request.
 """
 
 from __future__ import annotations
 
 import asyncio
+import math
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -23,7 +29,7 @@ from dataclasses import dataclass
 from functools import partial
 from typing import Any, Generic, TypeVar
 
-from graphql import DocumentNode, GraphQLError, GraphQLSchema
+from graphql import DocumentNode, GraphQLError, GraphQLObjectType, GraphQLSchema
 from graphql.language.parser import parse
 from graphql.validation import ASTValidationRule
 from strawberry.extensions import SchemaExtension
@@ -31,7 +37,8 @@ from strawberry.schema.schema import validate_document
 
 from graphmem.errors import InvalidInput
 from graphmem.schema.deadline import TooSlow, within
-from graphmem.schema.measure import Census, FragmentCycle, Measurer
+from graphmem.schema.measure import Census, CostRules, FragmentCycle, Measurer
+from graphmem.service.rates import RateLimiter
 from graphmem.settings import Settings
 
 MAX_TOKENS = 20_000
@@ -54,15 +61,23 @@ class Limits:
     fragments: int
     spreads: int
     seconds: float = 1.0
+    model_calls: int = 30
 
 
 @dataclass(frozen=True)
 class Checked:
-    """A document's outcome: the parsed document (None when it does not parse) and the
-    errors to answer with (none: execute it)."""
+    """A document's outcome: the parsed document (None when it does not parse), the errors
+    to answer with (none: execute it) and the model calls it makes at most."""
 
     document: DocumentNode | None
     errors: tuple[GraphQLError, ...]
+    calls: int = 0
+
+
+@dataclass(frozen=True)
+class Assessment:
+    problems: list[str]
+    calls: int = 0
 
 
 class _Lru(Generic[K, V]):
@@ -98,6 +113,14 @@ class Documents:
         self._validated: _Lru[tuple[str, Rules], tuple[GraphQLError, ...]] = _Lru(size)
         self._checked: _Lru[tuple[str, Ints], Checked] = _Lru(size)
         self._pool = ThreadPoolExecutor(CHECK_THREADS, thread_name_prefix="graphmem-check")
+        self._rules: CostRules | None = None
+        self.budget = RateLimiter(limits.model_calls)
+
+    def rules(self, schema: GraphQLSchema) -> CostRules:
+        """The schema's defaults for `limit` and `hops`, read once."""
+        if self._rules is None:
+            self._rules = cost_rules(schema)
+        return self._rules
 
     async def check(self, schema: GraphQLSchema, query: str, variables: dict[str, Any],
                     rules: Rules) -> Checked:
@@ -127,14 +150,14 @@ class Documents:
         document = self._parse(query)
         if isinstance(document, GraphQLError):
             return Checked(None, (document,))
-        problems = check(document, dict(ints), self.limits)
-        if problems:
-            return Checked(document, tuple(GraphQLError(p) for p in problems))
+        found = assess(document, dict(ints), self.limits, self.rules(schema))
+        if found.problems:
+            return Checked(document, tuple(GraphQLError(p) for p in found.problems))
         errors = self._validated.get((query, rules))
         if errors is None:
             errors = tuple(validate_document(schema, document, rules))
             self._validated.put((query, rules), errors)
-        return Checked(document, errors)
+        return Checked(document, errors, found.calls)
 
     def _parse(self, query: str) -> DocumentNode | GraphQLError:
         found = self._parsed.get(query)
@@ -181,8 +204,28 @@ class QueryLimits(SchemaExtension):
         ctx = self.execution_context
         checked = self._checked or await self._check()  # a document parsed elsewhere too
         if checked is not None and ctx.pre_execution_errors is None:
-            ctx.pre_execution_errors = _fresh(checked.errors)
+            ctx.pre_execution_errors = _fresh(checked.errors) or self._over_budget(checked)
         yield
+
+    def _over_budget(self, checked: Checked) -> list[GraphQLError]:
+        """Refuse (RATE_LIMITED) a document whose model calls the caller's budget cannot pay
+        for; take them from it otherwise."""
+        if not checked.calls:
+            return []
+        context = self.execution_context.context
+        principal = getattr(context, "principal", None)
+        key = getattr(principal, "key_id", None)
+        who = f"key:{key}" if key else f"client:{getattr(context, 'client', '-')}"
+        budget = self.documents.budget
+        wait = budget.take(who, cost=checked.calls)
+        if not wait:
+            return []
+        retry = ("more than a minute's budget: make fewer calls per document"
+                 if wait == float("inf") else f"retry in {math.ceil(wait)}s")
+        return [GraphQLError(
+            f"model-call budget: at most {budget.per_minute} model calls a minute per key"
+            f" (GRAPHMEM_API_MODEL_CALLS_PER_MIN); this document makes {checked.calls};"
+            f" {retry}", extensions={"code": "RATE_LIMITED"})]
 
     async def _check(self) -> Checked | None:
         ctx = self.execution_context
@@ -192,9 +235,16 @@ class QueryLimits(SchemaExtension):
         return self._checked
 
 
-def check(document: DocumentNode, variables: dict[str, Any], limits: Limits) -> list[str]:
-    """What is wrong with the document's size; the caps first, so nothing over them is
-    measured any further."""
+def check(document: DocumentNode, variables: dict[str, Any], limits: Limits,
+          rules: CostRules | None = None) -> list[str]:
+    """What is wrong with the document's size."""
+    return assess(document, variables, limits, rules).problems
+
+
+def assess(document: DocumentNode, variables: dict[str, Any], limits: Limits,
+           rules: CostRules | None = None) -> Assessment:
+    """What is wrong with the document's size, and the model calls of its costliest
+    operation; the caps first, so nothing over them is measured any further."""
     census = Census.of(document)
     problems = []
     if census.fragment_count > limits.fragments:
@@ -204,13 +254,13 @@ def check(document: DocumentNode, variables: dict[str, Any], limits: Limits) -> 
         problems.append(f"{census.spreads} fragment spreads exceed the limit of"
                         f" {limits.spreads}")
     if problems:
-        return problems
+        return Assessment(problems)
     if census.aliases > limits.aliases:
         problems.append(f"{census.aliases} aliases exceed the limit of {limits.aliases}")
     try:
-        measurer = Measurer(census, variables, limits.paged, limits.cost + 1)
+        measurer = Measurer(census, variables, limits.paged, limits.cost + 1, rules)
     except FragmentCycle as e:
-        return [*problems, f"fragment {e.name} spreads itself"]
+        return Assessment([*problems, f"fragment {e.name} spreads itself"])
     measures = [measurer.selection(o.selection_set) for o in census.operations]
     depth = max((m.depth for m in measures), default=0)
     if depth > limits.depth:
@@ -218,15 +268,33 @@ def check(document: DocumentNode, variables: dict[str, Any], limits: Limits) -> 
     cost = max((m.cost for m in measures), default=0)
     if cost > limits.cost:
         problems.append(f"query cost exceeds the budget of {limits.cost}: ask for fewer"
-                        " fields, smaller pages (first) or fewer aliases")
-    return problems
+                        " fields, smaller pages (first, limit), fewer hops, fewer aliases or"
+                        " fewer model-calling fields (recall, recallRelated, remember,"
+                        " forget)")
+    return Assessment(problems, max((m.calls for m in measures), default=0))
+
+
+def cost_rules(schema: GraphQLSchema) -> CostRules:
+    """The default `limit` and `hops` of every field that takes them."""
+    limits: dict[str, int] = {}
+    hops: dict[str, int] = {}
+    for named in schema.type_map.values():
+        if not isinstance(named, GraphQLObjectType) or named.name.startswith("__"):
+            continue
+        for name, found in named.fields.items():
+            for argument, into in (("limit", limits), ("hops", hops)):
+                default = getattr(found.args.get(argument), "default_value", None)
+                if isinstance(default, int) and not isinstance(default, bool):
+                    into[name] = max(into.get(name, 0), default)
+    return CostRules(limits, hops)
 
 
 def extensions(settings: Settings, paged: frozenset[str]) -> list[Callable[[], Any]]:
     """The per-request extension factory, over one document cache for the schema."""
     limits = Limits(settings.api_max_depth, settings.api_max_aliases,
                     settings.api_max_complexity, paged, settings.api_max_fragments,
-                    settings.api_max_spreads, settings.api_check_seconds)
+                    settings.api_max_spreads, settings.api_check_seconds,
+                    settings.api_model_calls_per_min)
     return [partial(QueryLimits, Documents(limits))]
 
 

@@ -1,4 +1,5 @@
-"""The size of a GraphQL document: fragments, spreads, aliases, depth and cost, in linear time.
+"""The size of a GraphQL document: fragments, spreads, aliases, depth, cost and model calls,
+in linear time.
 
 A census walks every definition once (without following spreads) and counts what the caps
 bound. Depth and cost then measure each fragment once, in dependency order, and a spread
@@ -6,15 +7,21 @@ reuses its fragment's measure: the work is linear in the document however often 
 is spread, where expanding spreads would double with every level of a chain. Cost saturates
 just past the budget, so its arithmetic stays small. A fragment that spreads itself,
 directly or through others, is reported instead of measured.
+
+The cost of a field is 1, plus MODEL_CALL_COST when it calls a model (`CostRules`), plus its
+selection's cost times its multiplier: the page it asks for (`first` or `limit`, given or
+the field's default), doubled for every hop past the first (`hops`). Model calls are
+counted too, for the per-key budget of model calls.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
 from graphql import (
+    BooleanValueNode,
     DocumentNode,
     FieldNode,
     FragmentDefinitionNode,
@@ -28,11 +35,28 @@ from graphql import (
 
 from graphmem.schema.pagination import DEFAULT_PAGE
 
+MODEL_CALL_COST = 500
+# Fields that call a model (an LLM, or the embedder for the question), with the boolean
+# argument that turns the call off when it is given as false.
+MODEL_FIELDS: Mapping[str, str | None] = {"recall": None, "recallRelated": "answer",
+                                          "remember": None, "forget": None}
+
+
+@dataclass(frozen=True)
+class CostRules:
+    """What the cost model knows of the schema: the default `limit` and `hops` of the fields
+    that take them, and the fields that call a model."""
+
+    limits: Mapping[str, int] = field(default_factory=dict)
+    hops: Mapping[str, int] = field(default_factory=dict)
+    models: Mapping[str, str | None] = field(default_factory=lambda: MODEL_FIELDS)
+
 
 @dataclass(frozen=True)
 class Measure:
     depth: int
     cost: int
+    calls: int = 0
 
 
 NOTHING = Measure(0, 0)
@@ -115,11 +139,12 @@ class Measurer:
     """Depth and cost of selection sets, with the fragments measured beforehand."""
 
     def __init__(self, census: Census, variables: dict[str, Any], paged: frozenset[str],
-                 cap: int) -> None:
+                 cap: int, rules: CostRules | None = None) -> None:
         self.variables = variables
         self.paged = paged
         self.anywhere = frozenset(_nested_names(paged))
         self.cap = cap
+        self.rules = rules or CostRules()
         self.done: dict[str, Measure] = {}
         for name in dependency_order(census.uses):
             fragment = census.fragments[name]
@@ -134,20 +159,24 @@ class Measurer:
         operation's root, a fragment's type condition), else None."""
         if selection_set is None:
             return NOTHING
-        depth = cost = 0
+        depth = cost = calls = 0
         for node in selection_set.selections:
             if isinstance(node, FieldNode):
                 if node.name.value.startswith("__"):
                     continue
                 inner = self.selection(node.selection_set, None)
+                times = min(self.cap, self.multiplier(node, parent) * self.hop_factor(node))
+                own = self.model_call(node)
                 depth = max(depth, 1 + inner.depth)
-                cost += 1 + min(self.cap, self.multiplier(node, parent) * inner.cost)
+                cost += 1 + own * MODEL_CALL_COST + min(self.cap, times * inner.cost)
+                calls += own + min(self.cap, times * inner.calls)
             else:
                 inner = self._fragment(node, parent)
                 depth = max(depth, inner.depth)
                 cost += inner.cost
-            cost = min(cost, self.cap)
-        return Measure(depth, cost)
+                calls += inner.calls
+            cost, calls = min(cost, self.cap), min(calls, self.cap)
+        return Measure(depth, cost, calls)
 
     def _fragment(self, node: object, parent: str | None) -> Measure:
         if isinstance(node, InlineFragmentNode):
@@ -171,10 +200,40 @@ class Measurer:
         return name in self.anywhere
 
     def multiplier(self, node: FieldNode, parent: str | None = None) -> int:
-        """`first` when given (literally or as an integer variable), else the default page
-        for a paged field, else 1; never above the cap."""
+        """`first` or `limit` when given (literally or as an integer variable), else the
+        default page for a paged field or the field's default limit, else 1; never above
+        the cap."""
+        for name in ("first", "limit"):
+            given = self._int(node, name)
+            if given is not None:
+                return given
+        name = node.name.value
+        if name in self.rules.limits:
+            return min(self.cap, max(1, self.rules.limits[name]))
+        return DEFAULT_PAGE if self.is_paged(name, parent) else 1
+
+    def hop_factor(self, node: FieldNode) -> int:
+        """2 for every hop past the first (`hops`, given or the field's default)."""
+        hops = self._int(node, "hops")
+        if hops is None:
+            hops = self.rules.hops.get(node.name.value, 1)
+        return 1 << min(max(hops - 1, 0), 30)
+
+    def model_call(self, node: FieldNode) -> int:
+        """1 when the field calls a model (unless its switch is given as false)."""
+        name = node.name.value
+        if name not in self.rules.models:
+            return 0
+        switch = self.rules.models[name]
         for argument in node.arguments or ():
-            if argument.name.value != "first":
+            if argument.name.value == switch and isinstance(argument.value, BooleanValueNode):
+                return int(argument.value.value)
+        return 1
+
+    def _int(self, node: FieldNode, name: str) -> int | None:
+        """An integer argument given literally or as an integer variable (at least 1)."""
+        for argument in node.arguments or ():
+            if argument.name.value != name:
                 continue
             value = argument.value
             if isinstance(value, IntValueNode):
@@ -184,7 +243,7 @@ class Measurer:
                 given = self.variables.get(value.name.value)
                 if isinstance(given, int) and not isinstance(given, bool):
                     return min(self.cap, max(1, given))
-        return DEFAULT_PAGE if self.is_paged(node.name.value, parent) else 1
+        return None
 
 
 def _nested_names(paged: frozenset[str]) -> Iterator[str]:

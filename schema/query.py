@@ -77,10 +77,12 @@ class Query(FactQueries, GraphQueries, ViewerQueries):
                          count=wants(info, "totalCount"))
         return connection(page, AuditEntry.from_model)
 
-    @field("Check the audit chain (verify capability; `deep` checks every row's signature"
-           " too).")
-    async def verify_audit(self, info: GraphInfo, deep: bool = False) -> AuditReport:
-        return AuditReport.from_model(await run(info, None, deep=deep))
+    @field("Check the audit chain (verify capability; `deep` checks the signatures of this"
+           " tenant's rows too; `receipt`: fail when the chain no longer holds the head that"
+           " receipt saw).")
+    async def verify_audit(self, info: GraphInfo, deep: bool = False,
+                           receipt: JSON | None = None) -> AuditReport:
+        return AuditReport.from_model(await run(info, None, deep=deep, receipt=receipt))
 
     @field("The current signing public key (PEM): all a third party needs to check a"
            " receipt (read capability; a key for the whole tenant).")

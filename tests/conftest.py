@@ -99,11 +99,12 @@ def neo4j_settings(
 ) -> Settings:
     """Settings for the session: a running real Neo4j and a fresh SQLite file."""
     sqlite_url = f"sqlite:///{tmp_path_factory.mktemp('relational') / 'graphmem.db'}"
+    checkpoints = tmp_path_factory.mktemp("audit")  # not the developer's home
     if docker_mode():
         start_neo4j(request)
-        return load_settings(database_url=sqlite_url)
+        return load_settings(database_url=sqlite_url, audit_checkpoint_dir=checkpoints)
     try:
-        base = load_settings(database_url=sqlite_url)
+        base = load_settings(database_url=sqlite_url, audit_checkpoint_dir=checkpoints)
         if not base.managed_neo4j:
             return base
         isolation.share_jars(base, request.config.stash[DEVELOPER])

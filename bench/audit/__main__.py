@@ -41,6 +41,7 @@ from graphmem.mirror import audit, keys
 from graphmem.mirror import migrations as store_migrations
 from graphmem.mirror import mirror as mirror_module
 from graphmem.mirror.db import RelationalStore, redact
+from graphmem.mirror.verify import verify as verify_chain
 from graphmem.runtime import Runtime
 from graphmem.settings import load_settings
 
@@ -64,10 +65,10 @@ def chain(url: str, rows: int, home: Path) -> dict[str, Any]:
     append_batched = (rows - single) / (time.perf_counter() - t)
     trusted = keys.trusted_keys(store, signer.public)
     t = time.perf_counter()
-    report = audit.verify_chain(store, trusted)
+    report = verify_chain(store, trusted)
     verify = report.rows / (time.perf_counter() - t)
     t = time.perf_counter()
-    deep = audit.verify_chain(store, trusted, deep=True)
+    deep = verify_chain(store, trusted, deep=True)
     verify_deep = deep.rows / (time.perf_counter() - t)
     assert report.ok and deep.ok and report.rows == rows, report.problems
     queued, call_p50 = queue(store, home, entries[: rows // 2])
@@ -146,13 +147,14 @@ class Clock:
             clock.local.committed = time.time()
             notify(self, space, entries)
 
-        def timed_committed(self: mirror_module.Mirror, done: list[applying.Applied]) -> None:
+        def timed_committed(self: mirror_module.Mirror, done: list[applying.Applied],
+                            head: audit.SignedHead | None) -> None:
             now = time.time()  # right after the relational commit that applied them
             with clock.lock:
                 for item in done:
                     for fact in json.loads(item.entry.payload).get("facts", []):
                         clock.applied[fact["id"]] = now
-            committed(self, done)
+            committed(self, done, head)
 
         mirror_module.Mirror.notify = timed_notify  # type: ignore[method-assign]
         mirror_module.Mirror._committed = timed_committed  # type: ignore[method-assign]

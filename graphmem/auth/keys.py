@@ -12,7 +12,6 @@ import hmac
 import json
 import re
 import secrets
-import sqlite3
 import uuid
 from collections.abc import Iterator
 from contextlib import AbstractContextManager, contextmanager
@@ -26,6 +25,7 @@ from graphmem.auth.errors import Unauthenticated
 from graphmem.auth.pepper import load_pepper
 from graphmem.auth.principal import Principal, check_spaces
 from graphmem.auth.roles import capabilities_for
+from graphmem.auth.sources import check_source, missing_table
 from graphmem.errors import InvalidInput, NotFound, SchemaOutdated
 from graphmem.mirror.db import Cursor, RelationalStore
 from graphmem.model import Space
@@ -82,9 +82,12 @@ class KeyStore:
 
     # ---- issuing ---------------------------------------------------------------------------
     def create(self, tenant: str, role: str, spaces: tuple[str, ...] | None = None,
-               name: str | None = None) -> IssuedKey:
-        """A key for the principal (tenant, name); the principal is created on first use."""
+               name: str | None = None, source: str | None = None) -> IssuedKey:
+        """A key for the principal (tenant, name); the principal is created on first use.
+        `source`: the source the principal speaks as (its writes may name it; graphmem.auth
+        .sources)."""
         capabilities_for(role)
+        source = None if source is None else check_source(source)
         try:
             Space(tenant=tenant)
         except ValueError as e:
@@ -98,27 +101,27 @@ class KeyStore:
         token = f"{PREFIX}{key_id}_{secrets.token_urlsafe(32)}"
         now = _now()
         with self._tx() as cur:
-            principal = self._principal(cur, tenant, name, role, spaces, now)
+            principal = self._principal(cur, tenant, name, role, spaces, source, now)
             cur.execute("INSERT INTO api_keys (id, principal_id, digest, created_at)"
                         " VALUES (?, ?, ?, ?)", (key_id, principal.id, self.digest(token), now))
         return IssuedKey(Principal(**{**principal.__dict__, "key_id": key_id}), key_id, token)
 
     def _principal(self, cur: Any, tenant: str, name: str, role: str,
-                   spaces: tuple[str, ...] | None, now: str) -> Principal:
-        cur.execute("SELECT id, role, spaces FROM principals WHERE tenant = ? AND name = ?",
-                    (tenant, name))
+                   spaces: tuple[str, ...] | None, source: str | None, now: str) -> Principal:
+        cur.execute("SELECT id, role, spaces, source FROM principals WHERE tenant = ? AND"
+                    " name = ?", (tenant, name))
         row = cur.fetchone()
         if row is None:
-            principal = Principal(uuid.uuid4().hex, name, tenant, role, spaces)
-            cur.execute("INSERT INTO principals (id, tenant, name, role, spaces, created_at)"
-                        " VALUES (?, ?, ?, ?, ?, ?)",
-                        (principal.id, tenant, name, role, _spaces_json(spaces), now))
+            principal = Principal(uuid.uuid4().hex, name, tenant, role, spaces, source=source)
+            cur.execute("INSERT INTO principals (id, tenant, name, role, spaces, source,"
+                        " created_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (principal.id, tenant, name, role, _spaces_json(spaces), source, now))
             return principal
-        if row[1] != role or _spaces(row[2]) != spaces:
+        if row[1] != role or _spaces(row[2]) != spaces or row[3] != source:
             raise InvalidInput(f"principal {name!r} of tenant {tenant!r} exists with role"
-                               f" {row[1]!r} and spaces {_spaces(row[2])}: reuse those, or"
-                               " choose another --name")
-        return Principal(row[0], name, tenant, role, spaces)
+                               f" {row[1]!r}, spaces {_spaces(row[2])} and source {row[3]!r}:"
+                               " reuse those, or choose another --name")
+        return Principal(row[0], name, tenant, role, spaces, source=source)
 
     # ---- checking --------------------------------------------------------------------------
     def verified(self, token: str) -> Principal | None:
@@ -134,25 +137,26 @@ class KeyStore:
         digest = self.digest(token)
         stamp = self._verified.stamp_now()
         rows = self._query(
-            "SELECT k.id, k.revoked_at, p.id, p.name, p.tenant, p.role, p.spaces"
+            "SELECT k.id, k.revoked_at, p.id, p.name, p.tenant, p.role, p.spaces, p.source"
             " FROM api_keys k JOIN principals p ON p.id = k.principal_id WHERE k.digest = ?",
             (digest,))
         if not rows or rows[0][0] != match.group(1) or rows[0][1] is not None:
             raise Unauthenticated(INVALID)
-        key_id, _, pid, name, tenant, role, spaces = rows[0]
-        principal = Principal(pid, name, tenant, role, _spaces(spaces), key_id=key_id)
+        key_id, _, pid, name, tenant, role, spaces, source = rows[0]
+        principal = Principal(pid, name, tenant, role, _spaces(spaces), key_id=key_id,
+                              source=source)
         self._verified.put(digest, principal, stamp)
         return principal
 
     # ---- listing and revoking ---------------------------------------------------------------
     def keys(self, tenant: str | None = None) -> list[KeyInfo]:
         sql = ("SELECT k.id, k.created_at, k.revoked_at, p.id, p.name, p.tenant, p.role,"
-               " p.spaces FROM api_keys k JOIN principals p ON p.id = k.principal_id")
+               " p.spaces, p.source FROM api_keys k JOIN principals p ON p.id = k.principal_id")
         order = " ORDER BY k.created_at, k.id"
         rows = (self._query(sql + order, ()) if tenant is None
                 else self._query(sql + " WHERE p.tenant = ?" + order, (tenant,)))
-        return [KeyInfo(r[0], Principal(r[3], r[4], r[5], r[6], _spaces(r[7]), key_id=r[0]),
-                        r[1], r[2]) for r in rows]
+        return [KeyInfo(r[0], Principal(r[3], r[4], r[5], r[6], _spaces(r[7]), key_id=r[0],
+                                        source=r[8]), r[1], r[2]) for r in rows]
 
     def revoke(self, key_id: str) -> KeyInfo:
         with self._tx() as cur:
@@ -183,15 +187,9 @@ def _transaction(store: RelationalStore) -> Iterator[Cursor]:
         with store.transaction() as cur:
             yield cur
     except Exception as e:
-        if _missing_table(e):
+        if missing_table(e):
             raise SchemaOutdated(_OUTDATED) from e
         raise
-
-
-def _missing_table(error: BaseException) -> bool:
-    if isinstance(error, sqlite3.OperationalError):
-        return "no such table" in str(error)
-    return type(error).__name__ == "UndefinedTable"
 
 
 def _now() -> str:

@@ -26,10 +26,19 @@ class Principal:
     spaces: tuple[str, ...] | None = None
     key_id: str | None = None
     local: bool = False
+    source: str | None = None
 
     @property
     def capabilities(self) -> frozenset[str]:
         return capabilities_for(self.role)
+
+    @property
+    def sources(self) -> frozenset[str] | None:
+        """The sources its key is bound to (`--source`; the tenant's mapping binds more);
+        None for the keyless local admin, who may name any."""
+        if self.local:
+            return None
+        return frozenset({self.source}) if self.source else frozenset()
 
     def can(self, capability: str) -> bool:
         return capability in self.capabilities

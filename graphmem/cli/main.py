@@ -7,7 +7,7 @@ import sys
 import typer
 
 from graphmem.cli.graph import fsck_command, graph_app
-from graphmem.cli.keys import keys_app
+from graphmem.cli.keys import keys_app, sources_app
 from graphmem.cli.mcp import mcp_command
 from graphmem.cli.memory import (
     conflicts_command,
@@ -27,6 +27,7 @@ app = typer.Typer(
 app.add_typer(neo4j_app, name="neo4j")
 app.add_typer(migrate_app, name="migrate")
 app.add_typer(keys_app, name="keys")
+app.add_typer(sources_app, name="sources")
 app.add_typer(graph_app, name="graph")
 app.add_typer(audit_app, name="audit")
 app.add_typer(mirror_app, name="mirror")

@@ -19,11 +19,30 @@ mirror_app = typer.Typer(no_args_is_help=True, help="The relational mirror and i
 
 @audit_app.command("verify")
 @clean_errors
-def audit_verify(deep: Annotated[bool, typer.Option(
-        "--deep", help="Also verify every row's own signature (slower).")] = False) -> None:
-    """Check the whole chain: hashes, links, the signed head (exit 1 when broken)."""
+def audit_verify(
+        deep: Annotated[bool, typer.Option(
+            "--deep", help="Also verify every row's own signature (slower).")] = False,
+        since_receipt: Annotated[Path | None, typer.Option(
+            "--since-receipt", help="A receipt graphmem issued (JSON): fail when the chain no"
+                                    " longer holds the audit head it saw.")] = None,
+        checkpoints: Annotated[Path | None, typer.Option(
+            help="A copy of the checkpoint file (from write-once storage) to check against,"
+                 " instead of the home's.")] = None,
+) -> None:
+    """Check the whole chain: hashes, links, the signed head, the checkpoint file, the event
+    log (exit 1 when broken)."""
+    receipt = None
+    if since_receipt is not None:
+        try:
+            receipt = json.loads(since_receipt.read_text())
+        except (OSError, ValueError) as e:
+            raise InvalidInput(f"cannot read the receipt {since_receipt}: {e}") from None
+        if not isinstance(receipt, dict):
+            raise InvalidInput(f"{since_receipt} does not hold a receipt (a JSON object)")
+    if checkpoints is not None and not checkpoints.is_file():
+        raise InvalidInput(f"no checkpoint file {checkpoints}")
     with open_runtime() as runtime:
-        report = runtime.mirror.verify(deep)
+        report = runtime.mirror.verify(deep, receipt=receipt, checkpoint_file=checkpoints)
     typer.echo(str(report))
     if not report.ok:
         raise typer.Exit(1)

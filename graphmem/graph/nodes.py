@@ -268,6 +268,15 @@ class SchemaVersionNode(GraphNode):
     applied_at = DateTimeNeo4jFormatProperty()
 
 
+class LogScrubNode(GraphNode):
+    """A node that exists for the length of three transactions after an erasure: its `pad`
+    fills Neo4j's current transaction log so that the log rotates (graph.txlog)."""
+
+    __label__ = "LogScrub"
+    uid = StringProperty(db_property="id", required=True)
+    pad = StringProperty()
+
+
 DECLARED: tuple[type[GraphNode], ...] = (
     SpaceNode, EntityNode, FactNode, ConflictNode, OutboxNode, OutboxFloorNode, ImportNode,
-    SchemaVersionNode)
+    SchemaVersionNode, LogScrubNode)

@@ -10,6 +10,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from graphmem.graph import outbox
+from graphmem.mirror.apply import fact_binding
+from graphmem.mirror.crypto import DecryptionFailed, FieldCipher
 from graphmem.runtime import Runtime
 
 STALE = timedelta(seconds=60)
@@ -62,16 +64,30 @@ def _lost_events(runtime: Runtime, space: str) -> list[str]:
             for e in sorted(done - found)[:MAX_LISTED]]
 
 
+def _opened(cipher: FieldCipher, space: str, row: tuple[Any, ...], problems: list[str]
+            ) -> dict[str, Any]:
+    """A mirror fact's compared columns, opened where they belong (a value copied from
+    another row is reported)."""
+    fact_id = str(row[0])
+    found: dict[str, Any] = {"status": row[1], "scope": row[2]}
+    for column, stored in (("subject", row[3]), ("value", row[4])):
+        try:
+            found[column] = cipher.open(stored, fact_binding(fact_id, space, column))
+        except DecryptionFailed as e:
+            problems.append(f"{space}: fact {fact_id}: its {column} does not open: {e}")
+            found[column] = None
+    return found
+
+
 def _facts(runtime: Runtime, space: str) -> list[str]:
     cipher = runtime.mirror.cipher
     graph = {r["id"]: r for r in runtime.graph.read("fsck/mirror_facts", space=space)}
     rows = runtime.store.query("SELECT id, status, scope, subject, value FROM mirror_facts"
                                " WHERE space = ?", (space,))
-    mirror: dict[str, dict[str, Any]] = {
-        r[0]: {"status": r[1], "scope": r[2], "subject": cipher.open(r[3]),
-               "value": cipher.open(r[4])} for r in rows}
-    problems = [f"{space}: fact {i} is in the graph but not in the mirror"
-                for i in sorted(graph.keys() - mirror.keys())]
+    problems: list[str] = []
+    mirror = {r[0]: _opened(cipher, space, tuple(r), problems) for r in rows}
+    problems += [f"{space}: fact {i} is in the graph but not in the mirror"
+                 for i in sorted(graph.keys() - mirror.keys())]
     problems += [f"{space}: fact {i} is in the mirror but not in the graph"
                  for i in sorted(mirror.keys() - graph.keys())]
     for fact_id in sorted(graph.keys() & mirror.keys()):

@@ -7,8 +7,11 @@ the node, projection edges and entities nothing else uses, conflicts left empty;
 outbox entries are rewritten without them, applied ones dropped; and an `erase` outbox entry
 (ids only) is committed. Draining that entry deletes the mirror rows, rewrites every event of
 the log that mentioned them, drops decision snapshots that included them and clears the
-decrypt cache. The caller gets a signed receipt; the audit chain records that an erasure
-happened (counts and ids, never content).
+decrypt cache (every other process finds the entry in the log and empties its caches too,
+graphmem.mirror.erasures); emptying a space drops its receipts and decisions. Neo4j's
+transaction log is rotated, so its next checkpoint deletes the file that held the values
+(graphmem.graph.txlog). The caller gets a signed receipt; the audit chain records that an
+erasure happened (counts and ids, never content).
 """
 
 from __future__ import annotations
@@ -21,8 +24,10 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from neo4j import ManagedTransaction
+from neo4j.exceptions import Neo4jError
 
-from graphmem.errors import InvalidInput, NotFound
+from graphmem.errors import GraphMemError, InvalidInput, NotFound
+from graphmem.graph import txlog
 from graphmem.graph.driver import run
 from graphmem.graph.outbox import Outbox, encode, scrub
 from graphmem.mirror import receipts
@@ -123,11 +128,12 @@ def _erase_pages(runtime: Runtime, space: str, now: datetime, page: int) -> list
     return erased
 
 def erase(runtime: Runtime, space: str, target: Target, call: AuditCall | None = None,
-          page: int = ERASE_PAGE) -> dict[str, Any]:
+          page: int = ERASE_PAGE, rotate_logs: bool = True) -> dict[str, Any]:
     """Erase from both stores; returns the signed receipt (`call`: the audited operation
     whose row the erase event carries). The relational store is checked first: when it is
     down nothing is erased (StoreUnavailable), so a receipt never claims an erasure the
-    mirror has not taken."""
+    mirror has not taken. `rotate_logs`: rotate Neo4j's transaction log afterwards (a
+    subtree erasure does it once, after its last space)."""
     mirror = runtime.mirror
     runtime.store.ping()
     mirror.drain([space])  # applied and marked: the erasure drops them rather than rewriting
@@ -141,9 +147,21 @@ def erase(runtime: Runtime, space: str, target: Target, call: AuditCall | None =
     }
     if target.before is not None:
         fields["retired_before"] = target.before.isoformat()
-    mirror.cipher.clear_cache()
+    mirror.erasures.erased(space, frozenset(done.facts))
+    if rotate_logs and done.facts:
+        scrub_transaction_logs(runtime)
     return receipts.issue(runtime.store, mirror.ensure_registered(), mirror.cipher, "erasure",
                           space, fields)
+
+def scrub_transaction_logs(runtime: Runtime) -> None:
+    """Rotate Neo4j's transaction log so that the next checkpoint deletes the file holding
+    the erased values (graphmem.graph.txlog); a failure is logged, the erasure stands."""
+    try:
+        txlog.rotate(runtime.graph)
+    except (GraphMemError, Neo4jError) as e:
+        log.warning("erased; the transaction log was not rotated (the values leave it when"
+                    " Neo4j rotates and prunes it): %s", e)
+
 
 def _mirrored(runtime: Runtime, space: str, event_id: str | None) -> bool:
     if event_id is None:
@@ -171,9 +189,14 @@ def subtree_spaces(runtime: Runtime, tenant: str, user: str | None = None) -> li
 
 def erase_subtree(runtime: Runtime, tenant: str, user: str | None = None,
                   call: AuditCall | None = None) -> dict[str, Any]:
-    """Erase every space of a tenant, or of one user in it; one signed receipt for all."""
+    """Erase every space of a tenant, or of one user in it; one signed receipt for all. The
+    subtree's other receipts and decisions go too (they name subjects and actions)."""
     spaces = subtree_spaces(runtime, tenant, user)
-    parts = [erase(runtime, space, Target("space"), call) for space in spaces]
+    parts = [erase(runtime, space, Target("space"), call, rotate_logs=False)
+             for space in spaces]
+    anchor = f"{tenant}/{user}" if user else tenant
+    receipts.forget_subtree(runtime.store, anchor, (p["receipt"]["id"] for p in parts))
+    scrub_transaction_logs(runtime)
     mirror = runtime.mirror
     fields = {
         "scope": "user" if user else "tenant", "user": user, "spaces": spaces,
@@ -182,7 +205,6 @@ def erase_subtree(runtime: Runtime, tenant: str, user: str | None = None,
         "mirror": "erased" if all(p["receipt"]["mirror"] == "erased" for p in parts)
         else "pending",
     }
-    anchor = f"{tenant}/{user}" if user else tenant
     return receipts.issue(runtime.store, mirror.ensure_registered(), mirror.cipher, "erasure",
                           anchor, fields)
 

@@ -10,6 +10,9 @@ export's batch) writes its facts and links, then its entities, conflicts and spa
 properties, as the import did; `erase` deletes what it names (the log was already
 rewritten without erased content). Space
 write counters continue from the last event, so new writes keep their order after a restore.
+Every payload must open where it is stored: one sealed for another event, space or kind was
+copied there, and restore stops before replaying it (`TamperedLog`); `graphmem audit verify`
+checks the whole log against the audit chain.
 Embeddings are computed again for the restored facts (`embed=False` skips it).
 """
 
@@ -29,6 +32,8 @@ from graphmem.graph import migrations as graph_migrations
 from graphmem.graph import outbox, projection
 from graphmem.graph.driver import run
 from graphmem.lifecycle.transfer.restore import apply_import
+from graphmem.mirror.crypto import DecryptionFailed, FieldCipher, Misbound
+from graphmem.mirror.event_log import event_binding
 from graphmem.remember.write import Batch
 from graphmem.runtime import Runtime
 
@@ -40,6 +45,10 @@ Progress = Callable[[int, int], None]
 
 class GraphNotEmpty(GraphMemError):
     """Restore only writes into an empty graph, so it can never mix with live data."""
+
+
+class TamperedLog(GraphMemError):
+    """An event of the log is not what was written there: restore replays nothing of it."""
 
 
 @dataclass(frozen=True)
@@ -120,9 +129,23 @@ def _pages(runtime: Runtime, space: str | None, page: int) -> Iterator[list[Even
             (after, space, space, page))
         if not rows:
             return
-        yield [Event(int(r[0]), r[1], r[2], r[3], json.loads(cipher.open(r[4]) or "{}"),
-                     datetime.fromisoformat(r[5]), r[6]) for r in rows]
+        yield [_event(cipher, tuple(r)) for r in rows]
         after = int(rows[-1][0])
+
+
+def _event(cipher: FieldCipher, row: tuple[Any, ...]) -> Event:
+    """An event as restore replays it; its payload must have been sealed for this very row
+    (its id, space and kind), else the log was tampered with and restore stops."""
+    seq, event_id, space, kind = int(row[0]), str(row[1]), str(row[2]), str(row[3])
+    try:
+        text = cipher.open(row[4], event_binding(event_id, space, kind))
+    except Misbound as e:
+        raise TamperedLog(f"event {event_id} (space {space}) was not written there: {e};"
+                          " restore refuses to replay it (run `graphmem audit verify`)") from e
+    except DecryptionFailed as e:
+        raise TamperedLog(f"event {event_id} (space {space}) does not open: {e}") from e
+    return Event(seq, event_id, space, kind, json.loads(text or "{}"),
+                 datetime.fromisoformat(row[5]), row[6])
 
 
 def event_count(runtime: Runtime) -> int:

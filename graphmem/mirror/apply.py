@@ -3,6 +3,8 @@
 An entry whose event id is already in `events` is skipped, so a crash between the two
 stores never applies anything twice. The mirror's facts table follows the same batches the
 graph applied; an `erase` entry deletes rows and rewrites every event that mentioned them.
+Every applied entry gets its audit row, which names the event with the digest of its row
+(graphmem.mirror.event_log), so the log restore replays is covered by the chain.
 """
 
 from __future__ import annotations
@@ -15,9 +17,12 @@ from datetime import UTC, datetime
 from typing import Any
 
 from graphmem.graph.outbox import OutboxEntry, batches, encode, referenced_ids, scrub
-from graphmem.mirror.audit import AuditEntry
-from graphmem.mirror.crypto import FieldCipher
+from graphmem.mirror import event_log
+from graphmem.mirror.audit import Appender, AuditEntry
+from graphmem.mirror.crypto import FieldCipher, binding
 from graphmem.mirror.db import Cursor, RelationalStore
+from graphmem.mirror.event_log import event_binding
+from graphmem.mirror.keys import Signer
 
 RETIRED = ("SUPERSEDED", "HISTORICAL")
 
@@ -31,62 +36,82 @@ def store_id(store: RelationalStore) -> str:
         return str(cur.fetchone()[0])
 
 
-def audit_entry(entry: OutboxEntry) -> AuditEntry | None:
-    """The audit row an entry carries, with ids and counts from its payload (never content);
-    None for entries no audited call made."""
-    if not entry.audit:
-        return None
-    stub = json.loads(entry.audit)
-    payload = json.loads(entry.payload)
-    detail: dict[str, Any] = {"event": entry.id, "kind": entry.kind}
-    if entry.kind == "remember":
-        detail["count"] = len(payload.get("results", []))
-    elif entry.kind == "erase":
-        detail.update(scope=payload.get("scope"), facts=len(payload.get("facts", [])))
-    elif entry.kind == "settle":
-        detail["batches"] = len(payload.get("batches", []))
-    return AuditEntry(entry.space, str(stub.get("caller", "")), str(stub.get("operation", "")),
-                      "ok", detail, str(stub.get("tenant", "")), str(stub.get("at", "")))
+def fact_binding(fact_id: str, space: str, column: str) -> str:
+    """Where a mirror fact's sealed column belongs."""
+    return binding("fact", fact_id, space, column)
 
 
 @dataclass(frozen=True)
 class Applied:
+    """An entry applied here: the digest of its event row, the facts an erasure removed and
+    the events it rewrote (with their new digests)."""
+
     entry: OutboxEntry
-    erased: frozenset[str]
+    digest: str
+    erased: frozenset[str] = frozenset()
+    rewritten: dict[str, str] | None = None
 
 
-def apply(store: RelationalStore, cipher: FieldCipher, entries: Iterable[OutboxEntry]
-          ) -> list[Applied]:
-    """Apply entries in one relational transaction; those already there are skipped."""
+def audit_entry(done: Applied) -> AuditEntry:
+    """The audit row of an applied entry: the call's (who, which operation, when) when an
+    audited call made it, else the system's; it names the event and its row's digest, with
+    counts from the payload (never content)."""
+    entry = done.entry
+    stub = json.loads(entry.audit) if entry.audit else {}
+    payload = json.loads(entry.payload)
+    detail: dict[str, Any] = {"event": entry.id, "kind": entry.kind, "digest": done.digest}
+    if entry.kind == "remember":
+        detail["count"] = len(payload.get("results", []))
+    elif entry.kind == "erase":
+        detail.update(scope=payload.get("scope"), facts=len(payload.get("facts", [])),
+                      all=bool(payload.get("all")), rewritten=done.rewritten or {})
+    elif entry.kind == "settle":
+        detail["batches"] = len(payload.get("batches", []))
+    return AuditEntry(entry.space, str(stub.get("caller", "system")),
+                      str(stub.get("operation", entry.kind)), "ok", detail,
+                      str(stub.get("tenant", "")), str(stub.get("at", "")))
+
+
+def apply(store: RelationalStore, cipher: FieldCipher, signer: Signer,
+          entries: Iterable[OutboxEntry]) -> list[Applied]:
+    """Apply entries in one relational transaction with their audit rows; those already
+    there are skipped."""
     with store.transaction() as cur:
-        return [done for entry in entries if (done := apply_one(cur, cipher, entry))]
+        rows = Appender(cur, store.dialect.name, signer)
+        applied = []
+        for entry in entries:
+            done = apply_one(cur, cipher, entry)
+            if done is not None:
+                rows.add(audit_entry(done))
+                applied.append(done)
+        rows.finish()
+        return applied
 
 
 def apply_one(cur: Cursor, cipher: FieldCipher, entry: OutboxEntry,
               now: str | None = None) -> Applied | None:
-    """Apply one entry in the caller's transaction; None when the mirror already has it."""
+    """Apply one entry in the caller's transaction (which appends its audit row, see
+    `audit_entry`); None when the mirror already has it."""
+    applied_at = now or datetime.now(UTC).isoformat()
+    sealed = cipher.seal(entry.payload, event_binding(entry.id, entry.space, entry.kind))
     inserted = cur.execute(
         "INSERT INTO events (event_id, space, kind, payload, created_at, applied_at,"
         " graph_seq) VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (event_id) DO NOTHING",
-        (entry.id, entry.space, entry.kind, cipher.seal(entry.payload), entry.now,
-         now or datetime.now(UTC).isoformat(), entry.seq))
+        (entry.id, entry.space, entry.kind, sealed, entry.now, applied_at, entry.seq))
     if inserted.rowcount == 0:
         return None
+    digest = event_log.digest(entry.id, entry.space, entry.kind, sealed, entry.now, applied_at,
+                              entry.seq)
     payload = json.loads(entry.payload)
-    return Applied(entry, _apply_payload(cur, cipher, entry, payload))
-
-
-def _apply_payload(cur: Cursor, cipher: FieldCipher, entry: OutboxEntry,
-                   payload: dict[str, Any]) -> frozenset[str]:
     if entry.kind == "erase":
-        return _apply_erase(cur, cipher, entry, payload)
-    refs = sorted(referenced_ids(payload))
-    for ref in refs:
+        erased, rewritten = _apply_erase(cur, cipher, entry, payload)
+        return Applied(entry, digest, erased, rewritten)
+    for ref in sorted(referenced_ids(payload)):
         cur.execute("INSERT INTO event_facts (fact_id, event_id) VALUES (?, ?)"
                     " ON CONFLICT (fact_id, event_id) DO NOTHING", (ref, entry.id))
     for batch in batches(entry.kind, payload):
         _apply_batch(cur, cipher, entry, batch)
-    return frozenset()
+    return Applied(entry, digest)
 
 
 def _apply_batch(cur: Cursor, cipher: FieldCipher, entry: OutboxEntry,
@@ -98,8 +123,8 @@ def _apply_batch(cur: Cursor, cipher: FieldCipher, entry: OutboxEntry,
     for row in batch.get("refines", []):
         cur.execute("UPDATE mirror_facts SET value = ?, confidence = ?, event_id = ?"
                     " WHERE id = ? AND space = ?",
-                    (cipher.seal(row["value"]), row.get("confidence"), entry.id, row["id"],
-                     space))
+                    (cipher.seal(row["value"], fact_binding(row["id"], space, "value")),
+                     row.get("confidence"), entry.id, row["id"], space))
     for row in batch.get("statuses", []):
         if row["status"] in RETIRED:
             cur.execute("UPDATE mirror_facts SET status = ?, retired_at = ?, event_id = ?"
@@ -126,25 +151,33 @@ def _insert_fact(cur: Cursor, cipher: FieldCipher, entry: OutboxEntry,
     if row.get("head") or row.get("relation") or row.get("tail"):
         triple = json.dumps([row.get("head"), row.get("relation"), row.get("tail")])
     subject = str(row["subject"])
+    fact_id, space = str(row["id"]), entry.space
+
+    def seal(column: str, text: str | None) -> str | None:
+        return cipher.seal(text, fact_binding(fact_id, space, column))
+
     cur.execute(
         "INSERT INTO mirror_facts (id, space, tenant, status, scope, kind, confidence,"
         " subject_index, subject, value, raw, metadata, source, triple, valid_from, valid_to,"
         " recorded_at, retired_at, event_id)"
         " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
         " ON CONFLICT (id) DO NOTHING",
-        (row["id"], entry.space, entry.space.split("/", 1)[0], row["status"],
+        (fact_id, space, space.split("/", 1)[0], row["status"],
          row.get("scope", "global"), row.get("kind", "state"), row.get("confidence"),
-         cipher.index(entry.space, subject), cipher.seal(subject),
-         cipher.seal(str(row.get("value", ""))), cipher.seal(row.get("raw")),
-         cipher.seal(row.get("metadata")), cipher.seal(row.get("source")), cipher.seal(triple),
-         row.get("valid_from"), row.get("valid_to"), row.get("recorded_at"),
+         cipher.index(space, subject), seal("subject", subject),
+         seal("value", str(row.get("value", ""))), seal("raw", row.get("raw")),
+         seal("metadata", row.get("metadata")), seal("source", row.get("source")),
+         seal("triple", triple), row.get("valid_from"), row.get("valid_to"),
+         row.get("recorded_at"),
          row.get("retired_at"), entry.id))
 
 
 def _apply_erase(cur: Cursor, cipher: FieldCipher, entry: OutboxEntry,
-                 payload: dict[str, Any]) -> frozenset[str]:
+                 payload: dict[str, Any]) -> tuple[frozenset[str], dict[str, str]]:
     """Rows of the erased facts leave the mirror; the events that mention them are rewritten
-    without them; decision snapshots that include them are dropped (their digest stays)."""
+    without them (returned: event id -> the new row's digest); decision snapshots that
+    include them are dropped (their digest stays). Emptying a space also drops its
+    receipts and decisions, which name its subjects."""
     ids = sorted(set(payload.get("facts", [])))
     space = entry.space
     if payload.get("all"):
@@ -153,8 +186,9 @@ def _apply_erase(cur: Cursor, cipher: FieldCipher, entry: OutboxEntry,
         cur.execute("DELETE FROM event_facts WHERE event_id IN (SELECT event_id FROM events"
                     " WHERE space = ? AND event_id <> ?)", (space, entry.id))
         cur.execute("DELETE FROM events WHERE space = ? AND event_id <> ?", (space, entry.id))
-        cur.execute("UPDATE decisions SET snapshot = NULL WHERE space = ?", (space,))
-        return frozenset(ids)
+        cur.execute("DELETE FROM decisions WHERE space = ?", (space,))
+        cur.execute("DELETE FROM receipts WHERE space = ?", (space,))
+        return frozenset(ids), {}
     touched: set[str] = set()
     for fact_id in ids:
         cur.execute("DELETE FROM mirror_facts WHERE id = ? AND space = ?", (fact_id, space))
@@ -163,22 +197,26 @@ def _apply_erase(cur: Cursor, cipher: FieldCipher, entry: OutboxEntry,
         touched.update(str(r[0]) for r in cur.fetchall())
         cur.execute("DELETE FROM event_facts WHERE fact_id = ?", (fact_id,))
     erased = frozenset(ids)
-    for event_id in sorted(touched - {entry.id}):
-        _scrub_event(cur, cipher, event_id, erased)
+    rewritten = {event_id: new for event_id in sorted(touched - {entry.id})
+                 if (new := _scrub_event(cur, cipher, event_id, erased)) is not None}
     cur.execute("SELECT id, fact_ids FROM decisions WHERE space = ? AND snapshot IS NOT NULL",
                 (space,))
     for decision_id, fact_ids in cur.fetchall():
         if erased & set(json.loads(fact_ids)):
             cur.execute("UPDATE decisions SET snapshot = NULL WHERE id = ?", (decision_id,))
-    return erased
+    return erased, rewritten
 
 
-def _scrub_event(cur: Cursor, cipher: FieldCipher, event_id: str, ids: frozenset[str]) -> None:
-    cur.execute("SELECT payload FROM events WHERE event_id = ?", (event_id,))
+def _scrub_event(cur: Cursor, cipher: FieldCipher, event_id: str, ids: frozenset[str]
+                 ) -> str | None:
+    """Rewrite one event without the erased facts; the new row's digest (None: no row)."""
+    cur.execute(f"SELECT {event_log.COLUMNS} FROM events WHERE event_id = ?",  # noqa: S608
+                (event_id,))
     row = cur.fetchone()
     if row is None:
-        return
-    payload = json.loads(cipher.open(row[0]) or "{}")
-    cleaned = encode(scrub(payload, ids))
-    cur.execute("UPDATE events SET payload = ? WHERE event_id = ?",
-                (cipher.seal(cleaned), event_id))
+        return None
+    bound = event_binding(str(row[0]), str(row[1]), str(row[2]))
+    payload = json.loads(cipher.open(row[3], bound) or "{}")
+    sealed = cipher.seal(encode(scrub(payload, ids)), bound)
+    cur.execute("UPDATE events SET payload = ? WHERE event_id = ?", (sealed, event_id))
+    return event_log.row_digest((row[0], row[1], row[2], sealed, *row[4:]))

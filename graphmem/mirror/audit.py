@@ -1,44 +1,44 @@
 """The audit chain: one append-only log for the whole deployment, hash-chained and signed.
 
-Each row's hash is `sha256(prev_hash | canonical row)`, where the canonical row is the JSON
-array [at, space, caller, operation, outcome, detail]; the tenant is stored beside it, outside
-the hashed content, so listings can be confined to a tenant. Each row's hash is Ed25519-signed,
-and a signed head checkpoint (last seq and hash) is updated in the same transaction as every
-append, so removing rows from the tail is detected too.
-
-`verify_chain` recomputes every hash and link and checks the head's signature; as the chain
-makes the signed head vouch for every row before it, that is a complete check. `deep=True`
-also verifies each row's own signature (what lets one exported row be checked alone); it is
-bounded by Ed25519 verification speed, about 7k rows/s per core.
+Each row's hash is `sha256(prev_hash | canonical row)`. A row of version 2 hashes every
+column a reader relies on: the JSON array [2, seq, at, tenant, space, caller, operation,
+outcome, detail]; version 1 rows, written before, hashed [at, space, caller, operation,
+outcome, detail], without the tenant or the position. The first append after the upgrade
+seals the version 1 rows (their tenants) and the event log in the chain (graphmem.mirror.seal),
+and every later row is version 2. Each row's hash is Ed25519-signed, and a signed head (last
+seq and hash) is updated in the same transaction as every append, so removing rows from the
+tail is detected too; `graphmem.mirror.verify` checks all of it, and anchors the head
+outside the database (receipts, the checkpoint file).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
-
 from graphmem.errors import SchemaOutdated
+from graphmem.mirror import seal
 from graphmem.mirror.db import Cursor, RelationalStore
-from graphmem.mirror.keys import Signer, verify_signature
+from graphmem.mirror.keys import Signer
 
 GENESIS = "0" * 64
-MAX_PROBLEMS = 100
+VERSION = 2
 _INSERT = ("INSERT INTO audit_log (seq, at, tenant, space, caller, operation, outcome, detail,"
-           " prev_hash, hash, signature, key_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+           " prev_hash, hash, signature, key_id, v)"
+           " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
 _PAGE = ("SELECT seq, at, tenant, space, caller, operation, outcome, detail, prev_hash, hash,"
-         " signature, key_id FROM audit_log WHERE seq > ? ORDER BY seq LIMIT ?")
+         " signature, key_id, v FROM audit_log WHERE seq > ? ORDER BY seq LIMIT ?")
 _LISTING = ("SELECT seq, at, tenant, space, caller, operation, outcome, detail, prev_hash,"
-            " hash, signature, key_id FROM audit_log"
+            " hash, signature, key_id, v FROM audit_log"
             " WHERE (CAST(? AS TEXT) IS NULL OR tenant = ?)"
             " AND (CAST(? AS BIGINT) IS NULL OR seq < ?)"
             " AND (CAST(? AS TEXT) IS NULL OR operation = ?) ORDER BY seq DESC LIMIT ?")
-_HEAD = "SELECT seq, hash FROM audit_head WHERE id = 1"
+_HEAD = "SELECT seq, hash, v FROM audit_head WHERE id = 1"
 # Appenders in every process queue on the head row (SQLite's BEGIN IMMEDIATE does it there).
 _HEAD_LOCKED = {"sqlite": _HEAD, "postgres": _HEAD + " FOR UPDATE"}
 
@@ -95,10 +95,14 @@ class AuditRow:
     hash: str
     signature: str
     key_id: str
+    v: int = VERSION
 
     def canonical(self) -> bytes:
-        return canonical(self.at, self.space, self.caller, self.operation, self.outcome,
-                         self.detail)
+        if self.v == 1:
+            return canonical_v1(self.at, self.space, self.caller, self.operation,
+                                self.outcome, self.detail)
+        return canonical(self.seq, self.at, self.tenant, self.space, self.caller,
+                         self.operation, self.outcome, self.detail)
 
     def as_dict(self) -> dict[str, Any]:
         return {"seq": self.seq, "at": self.at, "tenant": self.tenant, "space": self.space,
@@ -107,8 +111,16 @@ class AuditRow:
                 "signature": self.signature, "key_id": self.key_id}
 
 
-def canonical(at: str, space: str, caller: str, operation: str, outcome: str,
-              detail: str) -> bytes:
+def canonical(seq: int, at: str, tenant: str, space: str, caller: str, operation: str,
+              outcome: str, detail: str) -> bytes:
+    """A version 2 row as hashed: every column a reader relies on, its position included."""
+    return json.dumps([VERSION, seq, at, tenant, space, caller, operation, outcome, detail],
+                      ensure_ascii=False, separators=(",", ":")).encode()
+
+
+def canonical_v1(at: str, space: str, caller: str, operation: str, outcome: str,
+                 detail: str) -> bytes:
+    """A version 1 row as it was hashed (no tenant, no position)."""
     return json.dumps([at, space, caller, operation, outcome, detail], ensure_ascii=False,
                       separators=(",", ":")).encode()
 
@@ -122,14 +134,57 @@ def head_message(seq: int, hash_: str, at: str) -> bytes:
                       separators=(",", ":")).encode()
 
 
+_QUOTED = re.compile(r"'(?:[^'\\]|\\.)*'|\"(?:[^\"\\]|\\.)*\"")
+_NAME = re.compile(r"^[A-Za-z0-9_.@:\-/]{1,200}$")
+REASON_LIMIT = 300
+
+
+def fingerprint(text: str) -> str:
+    """What an audit row keeps of a caller's raw input: a short digest, never the text."""
+    return "sha256:" + hashlib.sha256(text.encode()).hexdigest()[:16]
+
+
+def named(raw: str) -> str:
+    """A name a caller gave (a space, a tenant) as an audit row may hold it: itself when it
+    is one (the alphabet and length of space parts), else its fingerprint."""
+    return raw if _NAME.match(raw) else fingerprint(raw)
+
+
+def reason(text: str) -> str:
+    """A refusal's message as an audit row may hold it: quoted input that is not a plain
+    name becomes its fingerprint, and the whole is capped, so a row never keeps what a
+    caller typed (it cannot be erased from the chain)."""
+    def keep(match: re.Match[str]) -> str:
+        inner = match.group(0)[1:-1]
+        return match.group(0) if _NAME.match(inner) else f"<{fingerprint(inner)}>"
+
+    return _QUOTED.sub(keep, text)[:REASON_LIMIT]
+
+
 def _detail(detail: dict[str, Any]) -> str:
     return json.dumps(detail, sort_keys=True, separators=(",", ":"), default=str)
+
+
+@dataclass(frozen=True)
+class SignedHead:
+    """Where the chain stood after an append, and the signature over it (`head_message`)."""
+
+    seq: int
+    hash: str
+    at: str
+    signature: str
+    key_id: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"seq": self.seq, "hash": self.hash, "at": self.at,
+                "signature": self.signature, "key_id": self.key_id}
 
 
 class Appender:
     """Rows added inside a caller's relational transaction (the mirror applies outbox entries
     and appends audit rows in one): reads the head under its lock first, moves and signs it
-    once at `finish`, so appenders in every process queue on the head and never fork."""
+    once at `finish`, so appenders in every process queue on the head and never fork. The
+    first append to a chain of version 1 rows seals them first (graphmem.mirror.seal)."""
 
     def __init__(self, cur: Cursor, dialect: str, signer: Signer) -> None:
         cur.execute(_HEAD_LOCKED[dialect])
@@ -139,30 +194,42 @@ class Appender:
                                  " `graphmem migrate up`")
         self.cur, self.signer = cur, signer
         self.seq, self.prev = int(head[0]), str(head[1])
+        self._unsealed = int(head[2]) < VERSION
         self.added = 0
 
     def add(self, entry: AuditEntry) -> None:
+        if self._unsealed:
+            self._unsealed = False
+            for detail in seal.details(self.cur, self.seq):
+                self._add(AuditEntry("", "system", seal.OPERATION, "ok", detail, "", ""))
+        self._add(entry)
+
+    def _add(self, entry: AuditEntry) -> None:
         e = entry.stamped()
         self.seq += 1
         detail = _detail(e.detail)
-        digest = chain_hash(self.prev, canonical(e.at, e.space, e.caller, e.operation,
-                                                 e.outcome, detail))
+        digest = chain_hash(self.prev, canonical(self.seq, e.at, e.tenant, e.space, e.caller,
+                                                 e.operation, e.outcome, detail))
         self.cur.execute(_INSERT, (self.seq, e.at, e.tenant, e.space, e.caller, e.operation,
                                    e.outcome, detail, self.prev, digest,
-                                   self.signer.sign(bytes.fromhex(digest)), self.signer.key_id))
+                                   self.signer.sign(bytes.fromhex(digest)), self.signer.key_id,
+                                   VERSION))
         self.prev = digest
         self.added += 1
 
-    def finish(self) -> int:
-        """Sign the new head (when rows were added); returns the last seq."""
-        if self.added:
-            at = datetime.now(UTC).isoformat()
-            self.cur.execute(
-                "UPDATE audit_head SET seq = ?, hash = ?, at = ?, signature = ?, key_id = ?"
-                " WHERE id = 1", (self.seq, self.prev, at,
-                                  self.signer.sign(head_message(self.seq, self.prev, at)),
-                                  self.signer.key_id))
-        return self.seq
+    def finish(self) -> SignedHead | None:
+        """Sign the new head (when rows were added) and return it."""
+        if not self.added:
+            return None
+        at = datetime.now(UTC).isoformat()
+        signed = SignedHead(self.seq, self.prev, at,
+                            self.signer.sign(head_message(self.seq, self.prev, at)),
+                            self.signer.key_id)
+        self.cur.execute(
+            "UPDATE audit_head SET seq = ?, hash = ?, at = ?, signature = ?, key_id = ?, v = ?"
+            " WHERE id = 1", (signed.seq, signed.hash, signed.at, signed.signature,
+                              signed.key_id, VERSION))
+        return signed
 
 
 def append(store: RelationalStore, signer: Signer, entries: Iterable[AuditEntry]) -> int:
@@ -171,14 +238,15 @@ def append(store: RelationalStore, signer: Signer, entries: Iterable[AuditEntry]
         appender = Appender(cur, store.dialect.name, signer)
         for entry in entries:
             appender.add(entry)
-        return appender.finish()
+        appender.finish()
+        return appender.seq
 
 
 def resign_head(store: RelationalStore, signer: Signer) -> None:
     """Sign the current head with `signer` (after a key rotation)."""
     with store.transaction() as cur:
         cur.execute(_HEAD_LOCKED[store.dialect.name])
-        seq, prev = cur.fetchone()
+        seq, prev, _ = cur.fetchone()
         at = datetime.now(UTC).isoformat()
         cur.execute("UPDATE audit_head SET at = ?, signature = ?, key_id = ? WHERE id = 1",
                     (at, signer.sign(head_message(int(seq), str(prev), at)), signer.key_id))
@@ -188,6 +256,21 @@ def head(store: RelationalStore) -> tuple[int, str]:
     """Where the chain stands: the last row's sequence number and hash."""
     found = store.query(_HEAD)
     return (int(found[0][0]), str(found[0][1])) if found else (0, GENESIS)
+
+
+def signed_head(store: RelationalStore) -> tuple[Any, ...] | None:
+    """The head row as stored: seq, hash, at, signature, key_id."""
+    found = store.query("SELECT seq, hash, at, signature, key_id FROM audit_head WHERE id = 1")
+    return tuple(found[0]) if found else None
+
+
+def seq_of(store: RelationalStore, hash_: str) -> int | None:
+    """The row whose hash is `hash_` (0 for the empty chain's genesis), if the chain holds
+    one."""
+    if hash_ == GENESIS:
+        return 0
+    found = store.query("SELECT seq FROM audit_log WHERE hash = ?", (hash_,))
+    return int(found[0][0]) if found else None
 
 
 def rows(store: RelationalStore, after: int = 0, page: int = 5000) -> Iterator[AuditRow]:
@@ -210,91 +293,22 @@ def listing(store: RelationalStore, tenant: str | None, limit: int = 50,
 
 @dataclass
 class ChainReport:
+    """The outcome of `graphmem.mirror.verify.verify`: for the deployment, or for one tenant
+    (`tenant`: its rows counted, other tenants' problems only counted)."""
+
     ok: bool
     rows: int
     head_seq: int
     deep: bool
     problems: list[str]
+    tenant: str | None = None
 
     def __str__(self) -> str:
         what = "rows, hashes, links, signatures and head" if self.deep else (
             "rows, hashes, links and the signed head")
+        if self.tenant is not None:
+            what += f" (the signatures of tenant {self.tenant}'s rows)" if self.deep else ""
         if self.ok:
             return f"audit chain OK: {self.rows} {what} verified"
         shown = "\n".join(f"  - {p}" for p in self.problems)
         return f"audit chain BROKEN ({len(self.problems)} problem(s) in {self.rows} rows):\n{shown}"
-
-
-class _Checker:
-    def __init__(self, trusted: dict[str, Ed25519PublicKey], deep: bool) -> None:
-        self.trusted = trusted
-        self.deep = deep
-        self.problems: list[str] = []
-        self.last_seq = 0
-        self.last_hash = GENESIS
-        self.count = 0
-
-    def problem(self, text: str) -> None:
-        if len(self.problems) < MAX_PROBLEMS:
-            self.problems.append(text)
-
-    def row(self, row: AuditRow) -> None:
-        self.count += 1
-        gap = row.seq != self.last_seq + 1
-        if gap:
-            self.problem(f"rows {self.last_seq + 1}..{row.seq - 1} are missing (deleted)")
-        if chain_hash(row.prev_hash, row.canonical()) != row.hash:
-            self.problem(f"row {row.seq}: its content does not match its hash (modified)")
-        elif row.prev_hash != self.last_hash and not gap:
-            self.problem(f"row {row.seq}: it does not follow row {self.last_seq}"
-                         " (rows reordered, or one replaced)")
-        if self.deep:
-            key = self.trusted.get(row.key_id)
-            if key is None:
-                self.problem(f"row {row.seq}: signed by key {row.key_id}, which is not trusted")
-            elif not verify_signature(key, row.signature, bytes.fromhex(row.hash)):
-                self.problem(f"row {row.seq}: its signature does not verify")
-        self.last_seq, self.last_hash = row.seq, row.hash
-
-    def head(self, head: tuple[Any, ...] | None) -> None:
-        if head is None:
-            self.problem("the signed head checkpoint is missing")
-            return
-        seq, hash_, at, signature, kid = int(head[0]), str(head[1]), *head[2:]
-        if seq == 0 and not signature:
-            if self.count:
-                self.problem("the head checkpoint was reset to empty while rows remain")
-            return
-        key = self.trusted.get(kid)
-        if key is None:
-            self.problem(f"the head checkpoint is signed by key {kid}, which is not trusted"
-                         " (rotate keys with `graphmem audit rotate-key`, never by hand)")
-        elif not verify_signature(key, signature, head_message(seq, hash_, at)):
-            self.problem("the head checkpoint's signature does not verify")
-        if seq > self.last_seq:
-            self.problem(f"the log ends at row {self.last_seq} but the signed head is at row"
-                         f" {seq}: rows {self.last_seq + 1}..{seq} were removed (truncated)")
-        elif seq < self.last_seq:
-            self.problem(f"rows {seq + 1}..{self.last_seq} come after the signed head"
-                         " (appended without the key)")
-        elif hash_ != self.last_hash:
-            self.problem(f"the signed head does not match row {seq} (the tail was rewritten)")
-
-
-def verify_chain(store: RelationalStore, trusted: dict[str, Ed25519PublicKey],
-                 deep: bool = False, page: int = 5000) -> ChainReport:
-    """Check every row, then the head. Appends may go on meanwhile: the head is read after
-    the rows, and rows it covers that arrived during the read are read too."""
-    checker = _Checker(trusted, deep)
-    while True:
-        before = checker.count
-        for row in rows(store, after=checker.last_seq, page=page):
-            checker.row(row)
-        heads = store.query("SELECT seq, hash, at, signature, key_id FROM audit_head"
-                            " WHERE id = 1")
-        head = heads[0] if heads else None
-        if head is None or int(head[0]) <= checker.last_seq or checker.count == before:
-            break
-    checker.head(head)
-    head_seq = int(head[0]) if head else 0
-    return ChainReport(not checker.problems, checker.count, head_seq, deep, checker.problems)

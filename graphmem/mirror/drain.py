@@ -36,12 +36,13 @@ from graphmem.settings import Settings
 
 RECENT = 50_000  # event ids this process saw applied, remembered for the markers
 
-Committed = Callable[[list[applying.Applied]], None]
+Committed = Callable[[list[applying.Applied], chain.SignedHead | None], None]
 
 
 class Drainer:
     """The spaces to read, the entries committed here, and the passes over them. `committed`
-    hears of what each pass applied, right after its relational commit."""
+    hears of what each pass applied and the head it signed, right after its relational
+    commit."""
 
     def __init__(self, settings: Settings, graph: GraphDriver, store: RelationalStore,
                  keyring: Keyring, claims: Claims, queue: AuditQueue, marks: Marks,
@@ -157,8 +158,8 @@ class Drainer:
         return entries, capped
 
     def _write(self, steps: list[Step]) -> list[applying.Applied]:
-        """Rows and entries in one relational transaction; each newly applied entry's own
-        audit row goes in right after it."""
+        """Rows and entries in one relational transaction; each newly applied entry's audit
+        row (the call's, or the system's) goes in right after it."""
         signer, cipher = self._keyring.ensure_registered(), self._keyring.cipher
         now = datetime.now(UTC).isoformat()
         applied: list[applying.Applied] = []
@@ -172,14 +173,12 @@ class Drainer:
                     done = applying.apply_one(cur, cipher, entry, now)
                     if done is not None:
                         applied.append(done)
-                        row = applying.audit_entry(entry)
-                        if row is not None:
-                            rows.add(row)
-            rows.finish()
+                        rows.add(applying.audit_entry(done))
+            head = rows.finish()
         for step in steps:
             if isinstance(step, list):
                 self._remember(e.id for e in step)
-        self._committed(applied)
+        self._committed(applied, head)
         return applied
 
     def _remember(self, ids: Iterable[str]) -> None:

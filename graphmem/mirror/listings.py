@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from graphmem.mirror.audit import AuditRow, listing
 from graphmem.mirror.crypto import FieldCipher
 from graphmem.mirror.db import RelationalStore
+from graphmem.mirror.event_log import event_binding
 
 _COUNT = ("SELECT COUNT(*) FROM audit_log WHERE tenant = ?"
           " AND (CAST(? AS TEXT) IS NULL OR operation = ?)")
@@ -45,5 +46,7 @@ def events_from(store: RelationalStore, cipher: FieldCipher, space: str, seq: in
     commit order: what the change feed replays once the graph's copies are pruned. An
     erasure rewrote (or, for a whole space, removed) the events that held what it erased."""
     rows = store.query(_EVENTS, (space, seq, seq, event_id, limit))
-    return [Event(str(r[0]), str(r[1]), cipher.open(r[2]) or "{}", str(r[3]), int(r[4]))
+    return [Event(str(r[0]), str(r[1]),
+                  cipher.open(r[2], event_binding(str(r[0]), space, str(r[1]))) or "{}",
+                  str(r[3]), int(r[4]))
             for r in rows]

@@ -160,6 +160,29 @@ MIGRATIONS: tuple[Migration, ...] = (
         )""",
         "CREATE INDEX IF NOT EXISTS api_keys_principal ON api_keys (principal_id)",
     )),
+    # ---- version 4: audit rows hash every column (v2), event coverage, anchors ----
+    # A store that already holds rows or events keeps v = 1 on its head: the next append
+    # seals them in the chain (graphmem.mirror.seal) before writing v2 rows.
+    Migration(4, "audit_v2", (
+        "ALTER TABLE audit_log ADD COLUMN v INTEGER NOT NULL DEFAULT 1",
+        "ALTER TABLE audit_head ADD COLUMN v INTEGER NOT NULL DEFAULT 1",
+        "UPDATE audit_head SET v = 2 WHERE seq = 0 AND NOT EXISTS (SELECT 1 FROM events)",
+        "CREATE INDEX IF NOT EXISTS audit_log_hash ON audit_log (hash)",
+        "CREATE INDEX IF NOT EXISTS events_kind ON events (kind, seq)",
+    )),
+    # ---- version 5: sources bound to principals, per-tenant source lists ----
+    Migration(5, "source_bindings", (
+        "ALTER TABLE principals ADD COLUMN source TEXT",
+        """CREATE TABLE IF NOT EXISTS tenant_sources (
+            tenant TEXT NOT NULL,
+            source TEXT NOT NULL,
+            principals TEXT NOT NULL,
+            trusted INTEGER NOT NULL,
+            curated INTEGER NOT NULL,
+            updated_at TEXT NOT NULL,
+            PRIMARY KEY (tenant, source)
+        )""",
+    )),
 )
 
 _TABLE = """CREATE TABLE IF NOT EXISTS schema_migrations (

@@ -16,36 +16,43 @@ An operation calls `audit` (a read's or a denial's row) or `mark` (a write's pla
 call order) and returns at once; a write's commit calls `notify` with the entries it
 committed, a space's first use calls `touch`. `flush()` writes everything queued so far
 (verify, audit listings, attestations and `close` call it); `drain()` applies what is
-pending synchronously, for tests, tools and shutdown. Hard deletes clear the decrypt cache
-and tell the `erase_listeners` (caches of vectors or queries).
+pending synchronously, for tests, tools and shutdown. Hard deletes, this process's or
+another's (`erasures`), clear the decrypt cache and tell the `erase_listeners` (caches of
+vectors or queries). The heads this process signs go to the checkpoint file
+(`checkpoints`), and `verify` checks the chain against it.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Iterable, Sequence
+from pathlib import Path
 from typing import Any
 
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
+from graphmem.errors import InvalidInput
 from graphmem.graph import outbox
 from graphmem.graph.driver import GraphDriver
 from graphmem.mirror import apply as applying
 from graphmem.mirror import audit as chain
-from graphmem.mirror import keys
+from graphmem.mirror import checkpoints, keys, receipts
 from graphmem.mirror.audit_queue import AuditQueue, Marker
+from graphmem.mirror.checkpoints import CheckpointLog
 from graphmem.mirror.claims import Claims
 from graphmem.mirror.crypto import FieldCipher
 from graphmem.mirror.db import RelationalStore
 from graphmem.mirror.drain import Drainer
+from graphmem.mirror.erasures import ErasureWatch, Listener
 from graphmem.mirror.keyring import Keyring
 from graphmem.mirror.marks import Marks
+from graphmem.mirror.verify import Anchor, Anchors, verify
 from graphmem.mirror.worker import Worker
 from graphmem.settings import Settings
 
 log = logging.getLogger(__name__)
 
-EraseListener = Callable[[str, frozenset[str]], None]
+EraseListener = Listener
 
 
 class Mirror:
@@ -58,9 +65,14 @@ class Mirror:
         self._marks = Marks(graph)
         self._queue = AuditQueue(self._wake_worker, lambda: self._worker.in_worker())
         self._drainer = Drainer(settings, graph, store, self._keyring, self._claims,
-                                self._queue, self._marks, lambda done: self._committed(done))
-        self._worker = Worker(settings, graph, self._drainer, self._marks)
+                                self._queue, self._marks, self._committed)
         self.erase_listeners: list[EraseListener] = []
+        self.erasures = ErasureWatch(store, lambda: self.cipher, self.erase_listeners,
+                                     settings.mirror_interval)
+        self.erasures.start()
+        self.checkpoints = CheckpointLog(settings, checkpoints.path_for(settings, store.url),
+                                         lambda: self.store_id)
+        self._worker = Worker(settings, graph, self._drainer, self._marks, self._idle)
 
     # ---- keys ------------------------------------------------------------------------------
     @property
@@ -141,7 +153,8 @@ class Mirror:
         self._wake_worker()
 
     def close(self) -> None:
-        """Stop the worker, then write what is queued and apply what it was told about."""
+        """Stop the worker, then write what is queued and apply what it was told about; the
+        last head this process signed goes to the checkpoint file."""
         self._worker.stop()
         try:
             self.flush()
@@ -149,6 +162,7 @@ class Mirror:
         except Exception as e:  # noqa: BLE001 - logged; the outbox keeps every entry
             log.warning("mirror close: %d queued audit row(s) not written, the outbox keeps"
                         " the entries: %s", self._queue.backlog, e)
+        self.checkpoints.flush()
 
     def _wake_worker(self) -> None:
         self._ensure_thread()
@@ -159,20 +173,51 @@ class Mirror:
         here, so a process that must not apply anything (a tool, a test) replaces it."""
         self._worker.ensure_thread()
 
-    def _committed(self, applied: list[applying.Applied]) -> None:
+    def _committed(self, applied: list[applying.Applied], head: chain.SignedHead | None
+                   ) -> None:
         """After each relational commit of a pass (benchmarks time the mirror's lag here):
-        hard deletes clear the decrypt cache and tell other caches (vectors, queries)."""
+        hard deletes clear the decrypt cache and tell other caches (vectors, queries); the
+        head goes to the checkpoint file when due."""
         for item in applied:
             if item.entry.kind == "erase":
-                self.cipher.clear_cache()
-                for listener in self.erase_listeners:
-                    listener(item.entry.space, item.erased)
+                self.erasures.erased(item.entry.space, item.erased)
+        self.checkpoints.note(head)
+
+    def _idle(self) -> None:
+        """Every worker interval: the checkpoint file's time rule, other processes'
+        erasures."""
+        self.checkpoints.tick()
+        self.erasures.poll()
 
     # ---- the audit chain ---------------------------------------------------------------------
-    def verify(self, deep: bool = False) -> chain.ChainReport:
-        """Flush the queue, then check the whole chain."""
+    def verify(self, deep: bool = False, tenant: str | None = None,
+               receipt: dict[str, Any] | None = None,
+               checkpoint_file: Path | None = None) -> chain.ChainReport:
+        """Flush the queue, then check the whole chain against its anchors: the checkpoint
+        file (`checkpoint_file`: a copy kept elsewhere) and the head `receipt` saw. For one
+        `tenant`, deep checks its rows' signatures and other problems are counted only. A
+        chain found intact has its head written to the checkpoint file."""
         self.flush()
-        return chain.verify_chain(self.store, self.trusted(), deep=deep)
+        trusted = self.trusted()
+        heads: list[Anchor] = []
+        if receipt is not None:
+            found = receipts.anchor(receipt, trusted)
+            if isinstance(found, str):
+                raise InvalidInput(found)
+            heads.append(found)
+        lines, problems = checkpoints.load(checkpoint_file or self.checkpoints.path)
+        anchors = Anchors(lines, self.store_id, heads, problems)
+        report = verify(self.store, trusted, deep=deep, tenant=tenant, anchors=anchors)
+        if report.ok and tenant is None:
+            self._anchor_verified()
+        return report
+
+    def _anchor_verified(self) -> None:
+        found = chain.signed_head(self.store)
+        if found is not None and found[3]:
+            self.checkpoints.write(chain.SignedHead(int(found[0]), str(found[1]),
+                                                    str(found[2]), str(found[3]),
+                                                    str(found[4])))
 
     def status(self) -> dict[str, Any]:
         pending, oldest = outbox.pending_count(self.graph)

@@ -2,13 +2,18 @@
 
 A receipt is plain JSON:
 
-    {"receipt": {"id", "kind", "tenant", "space", "issued_at", "key_id", ...},
+    {"receipt": {"id", "kind", "tenant", "space", "issued_at", "audit_head", "key_id", ...},
      "signature": "<base64 Ed25519 over the canonical receipt>",
      "public_key": "<base64 raw key, a convenience: verify against a key you trust>",
     "facts": [...]}   (decisions and attestations: the snapshot the signed digest covers)
 
 `verify_receipt(receipt, public_key)` needs nothing else: no database, no graphmem service.
-Receipts are stored (body sealed like other content) and stamped with the caller's tenant.
+Every receipt carries `audit_head`, the hash of the audit chain's head when it was issued:
+kept by whoever holds the receipt, outside the database, it anchors the chain (`graphmem
+audit verify --since-receipt FILE` fails when the chain no longer holds that head). Only the
+hash: the head's position would tell any reader how busy the whole deployment is.
+Receipts are stored (body sealed like other content, bound to its row) and stamped with the
+caller's tenant.
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import base64
 import hashlib
 import json
 import secrets
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
@@ -25,7 +30,8 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from graphmem.errors import InvalidInput, NotFound
-from graphmem.mirror.crypto import FieldCipher
+from graphmem.mirror import audit
+from graphmem.mirror.crypto import FieldCipher, binding
 from graphmem.mirror.db import RelationalStore
 from graphmem.mirror.keys import (
     Signer,
@@ -34,6 +40,7 @@ from graphmem.mirror.keys import (
     public_bytes,
     verify_signature,
 )
+from graphmem.mirror.verify import Anchor
 from graphmem.model import Fact
 
 
@@ -60,20 +67,43 @@ def sign(signer: Signer, body: dict[str, Any]) -> dict[str, Any]:
             "public_key": base64.b64encode(public_bytes(signer.public)).decode()}
 
 
+def receipt_binding(receipt_id: str, tenant: str) -> str:
+    return binding("receipt", receipt_id, tenant)
+
+
+def decision_binding(decision_id: str, space: str, column: str) -> str:
+    return binding("decision", decision_id, space, column)
+
+
 def issue(store: RelationalStore, signer: Signer, cipher: FieldCipher, kind: str, space: str,
           fields: Mapping[str, Any]) -> dict[str, Any]:
-    """Sign, store and return a receipt of `kind` for `space`."""
+    """Sign, store and return a receipt of `kind` for `space`, with the audit head it saw."""
     tenant = space.split("/", 1)[0]
     now = datetime.now(UTC).isoformat()
     body = {"id": "r" + secrets.token_hex(8), "kind": kind, "tenant": tenant, "space": space,
-            "issued_at": now, **fields}
+            "issued_at": now, "audit_head": audit.head(store)[1], **fields}
     receipt = sign(signer, body)
+    sealed = cipher.seal(json.dumps(receipt["receipt"]), receipt_binding(body["id"], tenant))
     with store.transaction() as cur:
         cur.execute("INSERT INTO receipts (id, tenant, space, kind, body, signature, key_id,"
                     " created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                    (body["id"], tenant, space, kind, cipher.seal(json.dumps(receipt["receipt"])),
-                     receipt["signature"], signer.key_id, now))
+                    (body["id"], tenant, space, kind, sealed, receipt["signature"],
+                     signer.key_id, now))
     return receipt
+
+
+def forget_subtree(store: RelationalStore, anchor: str, keep: Iterable[str]) -> None:
+    """Drop the receipts and decisions of `anchor` (a tenant, or tenant/user) and of every
+    space under it, but the receipts in `keep` (an erasure's own: ids and counts only):
+    the others name subjects and actions of what was erased."""
+    prefix = anchor + "/"
+    kept = sorted(set(keep))
+    marks = ", ".join("?" for _ in kept) or "''"
+    with store.transaction() as cur:
+        cur.execute("DELETE FROM decisions WHERE space = ? OR substr(space, 1, ?) = ?",
+                    (anchor, len(prefix), prefix))
+        cur.execute("DELETE FROM receipts WHERE (space = ? OR substr(space, 1, ?) = ?)"  # noqa: S608 - placeholders only
+                    f" AND id NOT IN ({marks})", (anchor, len(prefix), prefix, *kept))
 
 
 def stored(store: RelationalStore, cipher: FieldCipher, receipt_id: str,
@@ -83,7 +113,23 @@ def stored(store: RelationalStore, cipher: FieldCipher, receipt_id: str,
                        (receipt_id,))
     if not rows or (tenant is not None and rows[0][0] != tenant):
         raise NotFound(f"no receipt {receipt_id!r}")
-    return {"receipt": json.loads(cipher.open(rows[0][1]) or "{}"), "signature": rows[0][2]}
+    body = cipher.open(rows[0][1], receipt_binding(receipt_id, str(rows[0][0])))
+    return {"receipt": json.loads(body or "{}"), "signature": rows[0][2]}
+
+
+def anchor(receipt: Mapping[str, Any], keys: Mapping[str, Ed25519PublicKey]) -> Anchor | str:
+    """The audit head a receipt saw, as an anchor for `verify`, or why it cannot serve as one
+    (a string)."""
+    verdict = check(receipt, keys)
+    if not verdict:
+        return f"the receipt given to anchor the chain does not verify: {verdict.reason}"
+    body = receipt["receipt"]
+    head = body.get("audit_head")
+    if not isinstance(head, str) or len(head) != 64:
+        return (f"receipt {body.get('id')} carries no audit head (issued before receipts"
+                " anchored the chain)")
+    return Anchor(head, f"receipt {body.get('id')} ({body.get('kind')}, issued"
+                        f" {body.get('issued_at')})", str(body.get("tenant", "")))
 
 
 @dataclass(frozen=True)
@@ -151,7 +197,10 @@ def record_decision(store: RelationalStore, signer: Signer, cipher: FieldCipher,
         cur.execute("INSERT INTO decisions (id, tenant, space, caller, action, snapshot,"
                     " fact_ids, digest, receipt_id, created_at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (decision_id, body["tenant"], space, caller, cipher.seal(action),
-                     cipher.seal(json.dumps(receipt["facts"])), json.dumps(body["fact_ids"]),
-                     body["digest"], body["id"], body["issued_at"]))
+                    (decision_id, body["tenant"], space, caller,
+                     cipher.seal(action, decision_binding(decision_id, space, "action")),
+                     cipher.seal(json.dumps(receipt["facts"]),
+                                 decision_binding(decision_id, space, "snapshot")),
+                     json.dumps(body["fact_ids"]), body["digest"], body["id"],
+                     body["issued_at"]))
     return receipt

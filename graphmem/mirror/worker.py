@@ -1,5 +1,8 @@
 """The mirror's background threads: the worker that runs passes, and the marks' thread.
 
+After each pass the worker calls `idle` (the mirror's periodic chores: the checkpoint file's
+time rule, other processes' erasures).
+
 A write wakes the worker at once (`wake`), so the mirror follows within milliseconds; so
 does a space's first use in this process, which drains what a crash left there. In server
 mode (`follow_everything`) every space is drained at start-up and every
@@ -14,6 +17,7 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from collections.abc import Callable
 
 from graphmem.graph import outbox
 from graphmem.graph.driver import GraphDriver
@@ -31,8 +35,9 @@ class Worker:
     pass goes through)."""
 
     def __init__(self, settings: Settings, graph: GraphDriver, drainer: Drainer,
-                 marks: Marks) -> None:
+                 marks: Marks, idle: Callable[[], None] = lambda: None) -> None:
         self._settings = settings
+        self._idle = idle
         self._graph = graph
         self._drainer = drainer
         self._marks = marks
@@ -88,6 +93,7 @@ class Worker:
             everything = (self._everything
                           and time.monotonic() - full_at >= self._settings.mirror_interval)
             more = self._background_pass(everything)
+            self._idle()
             if everything and self.last_error is None:
                 full_at = time.monotonic()
             if (self._everything and self.last_error is None

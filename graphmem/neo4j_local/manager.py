@@ -98,7 +98,8 @@ class LocalNeo4j:
         s = self.settings
         text = template.format(
             root=self.root, bolt_port=s.neo4j_bolt_port, http_port=s.neo4j_http_port,
-            heap=s.neo4j_heap, pagecache=s.neo4j_pagecache, **browser.conf_values(s),
+            heap=s.neo4j_heap, pagecache=s.neo4j_pagecache,
+            checkpoint_seconds=s.neo4j_checkpoint_seconds, **browser.conf_values(s),
         )
         (self.conf / "neo4j.conf").write_text(text)
 

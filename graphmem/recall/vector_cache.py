@@ -158,6 +158,11 @@ class VectorCache:
                     len(self._spaces) > 1:
                 self._spaces.popitem(last=False)
 
+    def held(self) -> dict[str, list[str]]:
+        """The fact ids whose vectors are held, by space."""
+        with self._lock:
+            return {space: list(entry.ids) for space, entry in self._spaces.items()}
+
     def clear(self, space: str | None = None) -> None:
         """Forget one space's vectors (or all): erasure calls this."""
         with self._lock:

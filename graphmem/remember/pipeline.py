@@ -27,6 +27,7 @@ from graphmem.model import (
     Decision,
     Fact,
     Policy,
+    PolicyMode,
     Proposal,
     Result,
     SlotState,
@@ -58,6 +59,7 @@ class WriteRequest:
     curated: frozenset[str]
     cluster_jaccard: float = 0.5  # collisions by entity overlap (seed 002)
     trusted_sources: frozenset[str] = frozenset()  # facts' own sources entitled as trusted
+    review: bool = False  # flag every cross-source change (curated sources unknown)
 
     def trusts(self, p: Proposal) -> bool:
         """Whether the confirm gate trusts the proposal's source (its own, or the call's)."""
@@ -100,8 +102,9 @@ def write_proposals(tx: ManagedTransaction, outbox: Outbox, req: WriteRequest) -
     info = req.info
     stored_policy, states = load_states(tx, info.space, req.proposals, info.now)
     policy = req.policy or policy_from_json(stored_policy)
-    if req.curated:
-        policy = Policy(policy.mode, policy.authority, policy.curated | req.curated)
+    if req.curated or req.review:
+        mode = PolicyMode.REVIEW if req.review else policy.mode
+        policy = Policy(mode, policy.authority, policy.curated | req.curated)
     specs = {p.subject: spec for p in req.proposals if (spec := req.schema.resolve(p.subject))}
     ambiguous = detect_ambiguity(req.proposals, specs)
     batch = Batch()

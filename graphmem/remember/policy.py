@@ -7,7 +7,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from graphmem.errors import InvalidInput
-from graphmem.model import Policy, PolicyMode
+from graphmem.model import Policy, PolicyMode, is_claimed
 
 
 def make_policy(mode: str | PolicyMode, authority: Mapping[str, Any] | None = None,
@@ -25,6 +25,10 @@ def make_policy(mode: str | PolicyMode, authority: Mapping[str, Any] | None = No
         ranks[source] = rank
     if isinstance(curated, str) or not all(isinstance(c, str) for c in curated):
         raise InvalidInput("curated sources must be a list of source names")
+    named = [s for s in (*ranks, *curated) if is_claimed(s)]
+    if named:
+        raise InvalidInput(f"{named[0]!r} is a claim, not a source: claimed sources rank 0"
+                           " and are never curated")
     return Policy(parsed, ranks, frozenset(curated))
 
 

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from graphmem.errors import AccessDenied
-from graphmem.mirror.audit import AuditCall, AuditEntry
+from graphmem.mirror.audit import AuditCall, AuditEntry, reason
 from graphmem.model import Space
 from graphmem.runtime import Runtime
 
@@ -48,7 +48,7 @@ class Auditor:
         try:
             result = work(call)
         except AccessDenied as e:
-            self.record(operation, "denied", {"reason": str(e)})
+            self.record(operation, "denied", {"reason": reason(str(e))})
             raise
         except Exception as e:
             mirror.mark(call.events)  # what did commit carries its own row

@@ -27,10 +27,16 @@ P = ParamSpec("P")
 
 @dataclass(frozen=True)
 class Caller:
-    """Who is calling: the local process is an admin unless a principal is given."""
+    """Who is calling: the local process is an admin unless a principal is given.
+
+    `sources`: the sources it is bound to (None: any, the trusted in-process caller; a
+    principal's are its key's `--source` and its tenant's mapping, graphmem.auth.sources);
+    `source`: the one its writes name when they name none."""
 
     name: str = "local"
     capabilities: frozenset[str] = CAPABILITIES
+    sources: frozenset[str] | None = None
+    source: str = ""
 
     def can(self, capability: str) -> bool:
         return capability in self.capabilities

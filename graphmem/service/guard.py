@@ -18,7 +18,7 @@ from typing import Protocol
 
 from graphmem.auth import Principal, Unauthenticated
 from graphmem.errors import AccessDenied
-from graphmem.mirror.audit import AuditEntry
+from graphmem.mirror.audit import AuditEntry, named, reason
 from graphmem.model import Space
 from graphmem.runtime import Runtime
 from graphmem.service.context import Caller
@@ -59,7 +59,8 @@ class Admitted:
     def memory(self, runtime: Runtime) -> GraphMem:
         """The service layer for this call with the principal's capabilities (tenant-wide
         operations get the tenant's default space)."""
-        caller = Caller(self.principal.name, self.principal.capabilities)
+        p = self.principal
+        caller = Caller(p.name, p.capabilities, p.sources, p.source or "")
         space = self.space or Space(tenant=self.principal.tenant)
         return GraphMem(space=space, runtime=runtime, caller=caller)
 
@@ -96,17 +97,20 @@ def admit(principal: Principal | None, rule: Rule, raw_space: str | None) -> Adm
 
 
 def record_denial(runtime: Runtime, principal: Principal | None, operation: str,
-                  space: str | None, reason: str, request_id: str,
+                  space: str | None, text: str, request_id: str,
                   transport: str | None = None) -> None:
-    """A denial's log line and, for a known principal, its audit row."""
+    """A denial's log line and, for a known principal, its audit row. Neither keeps what the
+    caller typed: a space that is not a plain name, and quoted input in the reason, become
+    fingerprints (`named` / `reason`), since an audit row can never be erased."""
     who = f"{principal.name}@{principal.tenant}" if principal else "anonymous"
-    log.warning("denied %s on %r for %s: %s rid=%s", operation, space, who, reason, request_id)
+    where, why = named(space or ""), reason(text)
+    log.warning("denied %s on %r for %s: %s rid=%s", operation, where, who, why, request_id)
     if principal is None:
         return
-    detail = {"reason": reason, "request_id": request_id, "key_id": principal.key_id}
+    detail = {"reason": why, "request_id": request_id, "key_id": principal.key_id}
     if transport is not None:
         detail["transport"] = transport
-    runtime.mirror.audit(AuditEntry((space or "")[:600], principal.name, operation,
+    runtime.mirror.audit(AuditEntry(where if space else "", principal.name, operation,
                                     "denied", detail, tenant=principal.tenant))
 
 

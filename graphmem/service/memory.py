@@ -376,10 +376,13 @@ class GraphMem:
         normally does it within milliseconds of each write); returns how many were applied."""
         return self.runtime.mirror.drain([self.key])
 
-    def verify_audit(self, deep: bool = False) -> audit.ChainReport:
-        """Check the whole audit chain: hashes, links and the signed head (`deep`: every
-        row's signature too)."""
-        return self._run("verify_audit", lambda call: self._records.verify_audit(deep))
+    def verify_audit(self, deep: bool = False, receipt: Mapping[str, Any] | None = None,
+                     tenant: str | None = None) -> audit.ChainReport:
+        """Check the whole audit chain: hashes, links, the signed head, the checkpoint file
+        and the event log (`deep`: every row's signature too; `receipt`: the chain must still
+        hold the head it saw; `tenant`: report for that tenant only)."""
+        return self._run("verify_audit", lambda call: self._records.verify_audit(
+            deep, receipt, tenant))
 
     def audit_log(self, limit: int = 50, before: int | None = None,
                   operation: str | None = None) -> list[audit.AuditRow]:

@@ -26,8 +26,9 @@ class RateLimiter:
         self.max_clients = max_clients
         self._buckets: OrderedDict[str, _Bucket] = OrderedDict()
 
-    def take(self, client: str, now: float | None = None) -> float:
-        """0 when allowed, else the seconds until a request would be."""
+    def take(self, client: str, now: float | None = None, cost: float = 1.0) -> float:
+        """0 when allowed (`cost` tokens taken), else the seconds until it would be (inf
+        when `cost` exceeds the whole budget)."""
         now = time.monotonic() if now is None else now
         bucket = self._buckets.get(client)
         if bucket is None:
@@ -38,10 +39,12 @@ class RateLimiter:
             self._buckets.move_to_end(client)
         bucket.tokens = min(self.capacity, bucket.tokens + (now - bucket.at) * self.rate)
         bucket.at = now
-        if bucket.tokens >= 1.0:
-            bucket.tokens -= 1.0
+        if bucket.tokens >= cost:
+            bucket.tokens -= cost
             return 0.0
-        return (1.0 - bucket.tokens) / self.rate
+        if cost > self.capacity:
+            return float("inf")
+        return (cost - bucket.tokens) / self.rate
 
     def take_client(self, address: str) -> float:
         return self.take(client_bucket(address))

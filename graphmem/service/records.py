@@ -23,9 +23,15 @@ class Records:
         self.ctx = ctx
 
     # ---- the audit chain ----------------------------------------------------------------
-    def verify_audit(self, deep: bool = False) -> audit.ChainReport:
+    def verify_audit(self, deep: bool = False, receipt: Mapping[str, Any] | None = None,
+                     tenant: str | None = None) -> audit.ChainReport:
+        """The chain against its anchors (and the head `receipt` saw); for one `tenant`,
+        deep checks only its rows' signatures and other tenants' problems are counted."""
         self.ctx.require("verify")
-        return self.ctx.runtime.mirror.verify(deep)
+        if receipt is not None and not isinstance(receipt, Mapping):
+            raise InvalidInput("the receipt must be a JSON object (a receipt graphmem issued)")
+        return self.ctx.runtime.mirror.verify(deep, tenant=tenant,
+                                              receipt=None if receipt is None else dict(receipt))
 
     def audit_log(self, limit: int = 50, before: int | None = None,
                   operation: str | None = None) -> list[audit.AuditRow]:
@@ -81,9 +87,8 @@ class Records:
         self.ctx.require("read")
         names, facts = self._active_of(subjects)
         runtime = self.ctx.runtime
-        runtime.mirror.flush()  # the head it signs covers every row queued before
-        seq, head = audit.head(runtime.store)
-        fields = {"subjects": names or None, "audit_seq": seq, "audit_hash": head}
+        runtime.mirror.flush()  # the head it carries covers every row queued before
+        fields = {"subjects": names or None}
         return receipts.snapshot_receipt(runtime.store, runtime.mirror.ensure_registered(),
                                          runtime.mirror.cipher, "attestation", self.ctx.key,
                                          facts, fields)

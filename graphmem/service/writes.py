@@ -8,13 +8,14 @@ before this process's next lexical ranking.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from graphmem.errors import AccessDenied, InvalidInput, LLMUnavailable
 from graphmem.graph import spaces
 from graphmem.mirror.audit import AuditCall
-from graphmem.model import Action, Policy, Proposal, Result, Status
+from graphmem.model import Action, Policy, Proposal, Result, Status, claimed
 from graphmem.recall.vectors import written_ids
 from graphmem.remember.extract import extract, usable
 from graphmem.remember.extract_context import extraction_input
@@ -24,6 +25,17 @@ from graphmem.remember.policy import describe, make_policy, policy_from_json, po
 from graphmem.remember.proposals import TIME_FIELDS, check_text, parse_proposals
 from graphmem.remember.results import NO_FACTS, NOTHING_TO_RETRACT
 from graphmem.service.context import SpaceContext, now
+
+
+@dataclass(frozen=True)
+class Speaker:
+    """Who a write speaks as; `review`: the tenant's curated sources could not be read, so
+    every cross-source change is flagged."""
+
+    source: str
+    trusted: bool
+    curated: frozenset[str]
+    review: bool = False
 
 
 class Writes:
@@ -68,17 +80,29 @@ class Writes:
         names must be the caller's to use."""
         ctx = self.ctx
         text = check_text(text)
-        source = check_text(source, "source")[:200]
-        info = WriteInfo(space=ctx.key, source=source, source_ref=source_ref, text=text,
-                         metadata=dict(metadata or {}), message_key=message_key(text),
-                         now=at or now())
+        source = check_text(source, "source")[:200] or ctx.caller.source
+        speaker = self._speaker(source)
+        info = WriteInfo(space=ctx.key, source=speaker.source, source_ref=source_ref,
+                         text=text, metadata=dict(metadata or {}),
+                         message_key=message_key(text), now=at or now())
         self._check_times(proposals, info.now)
-        own = {p.source for p in proposals if p.source is not None}
+        proposals, trusted_own = self._own_sources(proposals)
         settings = ctx.settings
-        return WriteRequest(proposals, info, ctx.schema, ctx.policy, self._entitled(source),
-                            settings.confidence_floor, frozenset(settings.curated_sources),
-                            settings.cluster_jaccard,
-                            frozenset(s for s in sorted(own) if self._entitled(s)))
+        return WriteRequest(proposals, info, ctx.schema, ctx.policy, speaker.trusted,
+                            settings.confidence_floor,
+                            frozenset(settings.curated_sources) | speaker.curated,
+                            settings.cluster_jaccard, trusted_own, speaker.review)
+
+    def _own_sources(self, proposals: tuple[Proposal, ...]
+                     ) -> tuple[tuple[Proposal, ...], frozenset[str]]:
+        """Facts that name their own source speak as it only where the caller is bound to it
+        (else they record it as claimed), and the own sources that are trusted."""
+        speakers = {s: self._speaker(s) for s in {p.source for p in proposals} if s}
+        recorded = tuple(p if not p.source or speakers[p.source].source == p.source
+                         else p.with_changes(source=speakers[p.source].source)
+                         for p in proposals)
+        return recorded, frozenset(s for s, sp in speakers.items()
+                                   if sp.trusted and sp.source == s)
 
     def _check_times(self, proposals: tuple[Proposal, ...], at: datetime) -> None:
         timed = [i for i, p in enumerate(proposals, 1) if p.backdated]
@@ -93,14 +117,19 @@ class Writes:
                 raise InvalidInput(f"fact #{index}: recorded_at {p.recorded_at.isoformat()} is"
                                    " later than now: memory cannot have learnt it yet")
 
-    def _entitled(self, source: str) -> bool:
-        """Only the principal of that name or an approver may write as a trusted source."""
+    def _speaker(self, source: str) -> Speaker:
+        """The source a write is recorded under: as named when the caller is bound to it (or
+        names none), else as claimed (graphmem.auth.sources); whether it is trusted; and
+        the tenant's curated sources."""
         ctx = self.ctx
-        if source not in ctx.trusted:
-            return False
-        if ctx.caller.name == source or ctx.caller.can("approve"):
-            return True
-        raise AccessDenied(f"only {source!r} or a caller with approve may write as {source!r}")
+        book = ctx.runtime.sources.of(ctx.space.tenant)
+        caller = ctx.caller
+        bound = (not source or caller.sources is None or source in caller.sources
+                 or book.speaks_as(caller.name, source))
+        if not bound:
+            return Speaker(claimed(source), False, book.curated, book.unknown)
+        return Speaker(source, source in ctx.trusted | book.trusted, book.curated,
+                       book.unknown)
 
     def index(self, fact_ids: list[str]) -> None:
         """Vectors for what a write created: in the background unless configured inline."""

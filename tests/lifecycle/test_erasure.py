@@ -15,11 +15,13 @@ from graphmem import GraphMem, verify_receipt
 from graphmem.errors import InvalidInput, NotFound, StoreUnavailable
 from graphmem.lifecycle import erasure
 from graphmem.lifecycle.check_mirror import check_mirror
+from graphmem.mirror import event_log
 from graphmem.mirror.db import RelationalStore
+from graphmem.mirror.event_log import event_binding
 from graphmem.runtime import Runtime
 
 from support import isolation
-from support.mirror_support import mirrored, stored_bytes, wait_for
+from support.mirror_support import event_texts, mirrored, stored_bytes, wait_for
 
 Make = Callable[..., GraphMem]
 SECRET = "Kilimanjaro-4471"
@@ -37,12 +39,6 @@ def graph_count(runtime: Runtime, space: str, label: str) -> int:
                  "Entity": "MATCH (n:Entity {space: $space}) RETURN count(n) AS n",
                  "Outbox": "MATCH (n:Outbox {space: $space}) RETURN count(n) AS n"}[label]
         return int(s.run(query, space=space).single()["n"])
-
-
-def event_texts(runtime: Runtime, space: str) -> list[str]:
-    cipher = runtime.mirror.cipher
-    rows = runtime.store.query("SELECT payload FROM events WHERE space = ?", (space,))
-    return [cipher.open(r[0]) or "" for r in rows]
 
 
 def history(mem: GraphMem) -> dict[str, str]:
@@ -63,8 +59,7 @@ def test_delete_by_fact_id_erases_it_everywhere(make: Make, mirror_runtime: Runt
     ids = history(mem)
     mem.drain()
     assert SECRET in "".join(event_texts(mirror_runtime, mem.key))
-    mirror_runtime.mirror.cipher.open(mirror_runtime.store.query(
-        "SELECT value FROM mirror_facts WHERE id = ?", (ids["secret"],))[0][0])
+    assert mirrored(mirror_runtime, mem.key)[ids["secret"]][1] == SECRET
     assert mirror_runtime.mirror.cipher.cached > 0
     receipt = mem.delete(fact_id=ids["secret"])
     assert mirror_runtime.mirror.cipher.cached == 0, "hard deletes clear the decrypt cache"
@@ -80,8 +75,15 @@ def test_delete_by_fact_id_erases_it_everywhere(make: Make, mirror_runtime: Runt
     assert check_mirror(mirror_runtime, mem.key) == []
     rows = mem.audit_log(limit=5, operation="delete")
     assert rows[0].outcome == "ok"
-    assert json.loads(rows[0].detail) == {"event": body["event_id"], "facts": 1,
-                                          "kind": "erase", "scope": "fact"}
+    detail = json.loads(rows[0].detail)
+    rewritten = detail.pop("rewritten")
+    assert len(detail.pop("digest")) == 64
+    assert detail == {"event": body["event_id"], "facts": 1, "kind": "erase", "scope": "fact",
+                      "all": False}
+    stored = {str(r[0]): event_log.row_digest(tuple(r)) for r in mirror_runtime.store.query(
+        f"SELECT {event_log.COLUMNS} FROM events WHERE space = ?", (mem.key,))}  # noqa: S608
+    assert rewritten and all(stored[e] == d for e, d in rewritten.items()), (
+        "the events it rewrote, with the digests of their rows now")
     assert not any(SECRET in r.detail for r in mem.audit_log(limit=100))
     assert mem.verify_audit().ok
     with pytest.raises(NotFound):
@@ -177,8 +179,9 @@ def test_erasure_leaves_no_trace_in_the_stored_bytes(make: Make,
     sealed += [r[0] for r in store.query("SELECT snapshot FROM decisions WHERE space = ?",
                                          (mem.key,))]
     cipher = mirror_runtime.mirror.cipher
-    sealed += [r[0] for r in store.query("SELECT payload FROM events WHERE space = ?",
-                                         (mem.key,)) if SECRET in (cipher.open(r[0]) or "")]
+    sealed += [r[2] for r in store.query("SELECT event_id, kind, payload FROM events"
+                                         " WHERE space = ?", (mem.key,))
+               if SECRET in (cipher.open(r[2], event_binding(r[0], mem.key, r[1])) or "")]
     assert len(sealed) == 3  # the fact's value, the decision snapshot, the event that added it
     mem.delete(subject="city")
     decisions = store.query("SELECT snapshot, digest FROM decisions WHERE space = ?",

@@ -18,6 +18,7 @@ from graphmem import GraphMem
 from graphmem.errors import NotFound
 from graphmem.graph.driver import GraphDriver
 from graphmem.mirror import audit, audit_queue
+from graphmem.mirror.event_log import event_binding
 from graphmem.mirror.mirror import Mirror
 from graphmem.runtime import Runtime
 from graphmem.service.memory import Caller
@@ -114,7 +115,9 @@ def test_a_write_row_names_its_event_and_counts_never_content(make: Make,
     detail = json.loads(row.detail)
     events = [r[0] for r in mirror_runtime.store.query(
         "SELECT event_id FROM events WHERE space = ?", (mem.key,))]
+    digest = detail.pop("digest")
     assert detail == {"event": events[0], "kind": "remember", "count": 2}
+    assert len(digest) == 64, "the digest of the event's row as stored: no content"
     assert (row.caller, row.outcome, row.space) == ("local", "ok", mem.key)
     assert "Tbilisi" not in row.detail
 
@@ -172,10 +175,11 @@ def test_a_write_row_survives_a_sigkill_after_the_commit(
         assert [(r.caller, r.operation, r.outcome) for r in rows] == [
             ("local", "remember_facts", "ok")], "the write's row, not the lost read's"
         write = json.loads(rows[0].detail)
-        events = runtime.store.query("SELECT event_id, payload FROM events WHERE space = ?",
-                                     (space,))
+        events = runtime.store.query("SELECT event_id, payload, kind FROM events"
+                                     " WHERE space = ?", (space,))
         assert [write["event"]] == [e[0] for e in events]
-        assert fact_id in (runtime.mirror.cipher.open(events[0][1]) or "")
+        bound = event_binding(events[0][0], space, events[0][2])
+        assert fact_id in (runtime.mirror.cipher.open(events[0][1], bound) or "")
         assert mem.verify_audit(deep=True).ok
         mem.drain()
         assert len([r for r in mem.audit_log(limit=50) if r.operation == "remember_facts"]) == 1

@@ -12,7 +12,7 @@ from cryptography.fernet import Fernet
 
 from graphmem.errors import ConfigError
 from graphmem.mirror import keys
-from graphmem.mirror.crypto import DecryptionFailed, FieldCipher
+from graphmem.mirror.crypto import DecryptionFailed, FieldCipher, Misbound, binding
 from graphmem.settings import load_settings
 
 
@@ -88,27 +88,46 @@ def cipher(tmp_path: Path) -> FieldCipher:
     return FieldCipher(keys.data_keys(load_settings(home=tmp_path)), True, cache_size=2)
 
 
+HERE = binding("fact", "f1", "t/u/a/r", "value")
+
+
 def test_fields_are_sealed_and_open_again(cipher: FieldCipher) -> None:
-    sealed = cipher.seal("Zustand")
-    assert sealed is not None and sealed.startswith("f1:") and "Zustand" not in sealed
-    assert cipher.seal("Zustand") != sealed, "each seal is fresh (Fernet IV)"
-    assert cipher.open(sealed) == "Zustand"
-    assert cipher.seal(None) is None and cipher.open(None) is None
+    sealed = cipher.seal("Zustand", HERE)
+    assert sealed is not None and sealed.startswith("f2:") and "Zustand" not in sealed
+    assert cipher.seal("Zustand", HERE) != sealed, "each seal is fresh (Fernet IV)"
+    assert cipher.open(sealed, HERE) == "Zustand"
+    assert cipher.seal(None, HERE) is None and cipher.open(None, HERE) is None
+
+
+def test_a_value_opens_only_in_the_row_it_was_sealed_for(cipher: FieldCipher) -> None:
+    sealed = cipher.seal("Zustand", HERE)
+    for elsewhere in (binding("fact", "f2", "t/u/a/r", "value"),
+                      binding("fact", "f1", "other/u/a/r", "value"),
+                      binding("fact", "f1", "t/u/a/r", "raw")):
+        with pytest.raises(Misbound, match="copied there"):
+            cipher.open(sealed, elsewhere)
+    assert cipher.open(sealed, HERE) == "Zustand", "a cached value is checked the same way"
+
+
+def test_values_sealed_before_bindings_still_open(cipher: FieldCipher, tmp_path: Path) -> None:
+    fernet = Fernet(keys.data_keys(load_settings(home=tmp_path)).fernet)
+    old = "f1:" + fernet.encrypt(b"Redux").decode()
+    assert cipher.open(old, HERE) == "Redux"
 
 
 def test_plain_mode_is_readable_under_either_setting(tmp_path: Path) -> None:
     data = keys.data_keys(load_settings(home=tmp_path))
     plain, sealed = FieldCipher(data, encrypt=False), FieldCipher(data, encrypt=True)
-    text = plain.seal("value")
+    text = plain.seal("value", HERE)
     assert text == "p1:value"
-    assert sealed.open(text) == "value"
-    assert plain.open(sealed.seal("value")) == "value"
+    assert sealed.open(text, HERE) == "value"
+    assert plain.open(sealed.seal("value", HERE), HERE) == "value"
 
 
 def test_another_key_cannot_open_a_seal(cipher: FieldCipher, tmp_path: Path) -> None:
     other = FieldCipher(keys.data_keys(load_settings(home=tmp_path / "other")))
     with pytest.raises(DecryptionFailed, match="encryption key"):
-        other.open(cipher.seal("secret"))
+        other.open(cipher.seal("secret", HERE), HERE)
 
 
 def test_blind_index_is_equal_for_equal_subjects_only(cipher: FieldCipher) -> None:
@@ -120,7 +139,7 @@ def test_blind_index_is_equal_for_equal_subjects_only(cipher: FieldCipher) -> No
 
 def test_the_decrypt_cache_is_bounded_and_clears(cipher: FieldCipher) -> None:
     for value in ("a", "b", "c"):
-        cipher.open(cipher.seal(value))
+        cipher.open(cipher.seal(value, HERE), HERE)
     assert cipher.cached == 2
     cipher.clear_cache()
     assert cipher.cached == 0

@@ -62,7 +62,8 @@ def test_applying_an_entry_twice_changes_nothing(make: Make, mirror_runtime: Run
     mem.drain()
     before = mirror_runtime.store.query("SELECT count(*) FROM events WHERE space = ?",
                                         (mem.key,))
-    assert applying.apply(mirror_runtime.store, mirror_runtime.mirror.cipher, entries) == []
+    assert applying.apply(mirror_runtime.store, mirror_runtime.mirror.cipher,
+                          mirror_runtime.mirror.signer, entries) == []
     assert mirror_runtime.store.query("SELECT count(*) FROM events WHERE space = ?",
                                       (mem.key,)) == before == [(1,)]
     assert len(mirrored(mirror_runtime, mem.key)) == 1

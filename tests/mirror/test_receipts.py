@@ -101,15 +101,15 @@ def keys_settings(tmp_path: Path) -> object:
     return load_settings(home=tmp_path / "other")
 
 
-def test_attest_signs_memory_and_the_audit_position(make: Make,
-                                                    mirror_runtime: Runtime) -> None:
+def test_attest_signs_memory_and_the_audit_head(make: Make, mirror_runtime: Runtime) -> None:
     mem = make()
     facts(mem)
     mirror_runtime.mirror.flush()  # rows are written in the background
     head = mirror_runtime.store.query("SELECT seq, hash FROM audit_head WHERE id = 1")[0]
     receipt = mem.attest()
     body = receipt["receipt"]
-    assert (body["audit_seq"], body["audit_hash"]) == (head[0], head[1])
+    assert body["audit_head"] == head[1]
+    assert "audit_seq" not in body, "the deployment's position is nobody's business"
     assert {f["subject"] for f in receipt["facts"]} == {"plan", "region", "owner"}
     assert body["kind"] == "attestation"
     assert verify_receipt(receipt, mem.export_public_key())

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from graphmem import GraphMem
-from graphmem.errors import AccessDenied, InvalidInput
+from graphmem.errors import InvalidInput
 from graphmem.model import Action, ConflictKind, Status
 
 pytestmark = pytest.mark.neo4j
@@ -339,18 +339,22 @@ def test_confirm_gate_trusted_source_bypasses(make_mem: Callable[..., GraphMem])
     assert out == ["Stored: [SUPERSEDE] active_medication = Warfarin 7.5mg"]
 
 
-def test_confirm_gate_trusted_source_needs_entitled_caller(make_mem: Callable[..., GraphMem]
-                                                           ) -> None:
+def test_confirm_gate_trusted_source_needs_a_caller_bound_to_it(
+        make_mem: Callable[..., GraphMem]) -> None:
     from graphmem import Caller
 
-    bot = Caller(name="bot", capabilities=frozenset({"read", "write"}))
-    mem = make_mem(slot_schema=CLINICAL, trusted_sources=["fhir"], caller=bot)
-    with pytest.raises(AccessDenied, match="Access denied"):
-        say(mem, fact("active_medication", "Warfarin 5mg"), source="fhir")
-    fhir = Caller(name="fhir", capabilities=frozenset({"read", "write"}))
-    ok = make_mem(space=mem.key, slot_schema=CLINICAL, trusted_sources=["fhir"], caller=fhir)
-    assert say(ok, fact("active_medication", "Warfarin 5mg"), source="fhir")[0].startswith(
-        "Stored: [ADD]")
+    fhir = Caller(name="fhir-sync", capabilities=frozenset({"read", "write"}),
+                  sources=frozenset({"fhir"}))
+    ok = make_mem(slot_schema=CLINICAL, trusted_sources=["fhir"], caller=fhir)
+    assert say(ok, fact("active_medication", "Warfarin 5mg"), source="fhir") == [
+        "Stored: [ADD] active_medication = Warfarin 5mg"]
+    bot = Caller(name="bot", capabilities=frozenset({"read", "write"}), sources=frozenset())
+    mem = make_mem(space=ok.key, slot_schema=CLINICAL, trusted_sources=["fhir"], caller=bot)
+    out = say(mem, fact("active_medication", "Warfarin 7.5mg", action="SUPERSEDE"),
+              source="fhir")
+    assert out == ["Stored: [FLAG] active_medication = Warfarin 7.5mg"], "gated, not trusted"
+    assert [p.source for p in mem.pending()] == ["claimed:fhir"], "recorded as claimed"
+    assert values(mem, "active_medication") == [("Warfarin 5mg", "global")]
 
 
 def test_list_slot_supersedes_item_by_identity(make_mem: Callable[..., GraphMem]) -> None:

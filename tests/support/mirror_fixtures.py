@@ -68,13 +68,14 @@ def free_port() -> int:
 def private_neo4j(settings: Settings, developer_settings: Settings,
                   tmp_path_factory: pytest.TempPathFactory) -> Iterator[Settings]:
     """A second managed Neo4j under a temporary home, on free ports, for tests that stop the
-    server, restore into an empty database or plan on one; its jars are the session's
-    server's or the developer's install's (fetched by Maven when there are none)."""
+    server, restore into an empty database, plan on one or read its transaction logs (it
+    checkpoints every 2 s); its jars are the session's server's or the developer's
+    install's (fetched by Maven when there are none)."""
     home = tmp_path_factory.mktemp("neo4j-private")
     # Built afresh, never model_copy'd: derived paths (neo4j_dir) must follow the new home.
     own = load_settings(home=home, neo4j_uri=None, neo4j_password=None,
                         neo4j_bolt_port=free_port(), neo4j_http_port=free_port(),
-                        neo4j_heap="512m", neo4j_pagecache="64m",
+                        neo4j_heap="512m", neo4j_pagecache="64m", neo4j_checkpoint_seconds=2,
                         database_url=f"sqlite:///{home / 'graphmem.db'}", **NO_EMBEDDER)
     assert own.neo4j_dir == home / "neo4j", "never touch the session's server"
     share_jars(own, settings if settings.managed_neo4j else developer_settings)

@@ -11,7 +11,9 @@ from pydantic import SecretStr
 
 from graphmem.graph.driver import GraphDriver
 from graphmem.mirror import migrations as store_migrations
+from graphmem.mirror.apply import fact_binding
 from graphmem.mirror.db import RelationalStore
+from graphmem.mirror.event_log import event_binding
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
@@ -64,7 +66,15 @@ def mirrored(runtime: Runtime, space: str) -> dict[str, tuple[str, str | None]]:
     cipher = runtime.mirror.cipher
     rows = runtime.store.query("SELECT id, status, value FROM mirror_facts WHERE space = ?",
                                (space,))
-    return {r[0]: (r[1], cipher.open(r[2])) for r in rows}
+    return {r[0]: (r[1], cipher.open(r[2], fact_binding(r[0], space, "value"))) for r in rows}
+
+
+def event_texts(runtime: Runtime, space: str) -> list[str]:
+    """The decrypted payloads of a space's events, oldest first."""
+    cipher = runtime.mirror.cipher
+    rows = runtime.store.query("SELECT event_id, kind, payload FROM events WHERE space = ?"
+                               " ORDER BY seq", (space,))
+    return [cipher.open(r[2], event_binding(r[0], space, r[1])) or "" for r in rows]
 
 
 def wait_for(condition: Callable[[], bool], timeout: float = 10.0) -> None:

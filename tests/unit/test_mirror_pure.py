@@ -100,16 +100,26 @@ def test_audit_summaries_hold_counts_and_ids_only() -> None:
 
 
 def test_the_chain_hash_covers_the_previous_hash_and_every_field() -> None:
-    row = audit.canonical("2026-01-01T00:00:00+00:00", "t/u/a/r", "bob", "active", "ok", "{}")
-    base = audit.chain_hash(audit.GENESIS, row)
-    assert base != audit.chain_hash("1" * 64, row)
-    for changed in (("2026-01-02T00:00:00+00:00", "t/u/a/r", "bob", "active", "ok", "{}"),
-                    ("2026-01-01T00:00:00+00:00", "t/u/a/x", "bob", "active", "ok", "{}"),
-                    ("2026-01-01T00:00:00+00:00", "t/u/a/r", "eve", "active", "ok", "{}"),
-                    ("2026-01-01T00:00:00+00:00", "t/u/a/r", "bob", "delete", "ok", "{}"),
-                    ("2026-01-01T00:00:00+00:00", "t/u/a/r", "bob", "active", "denied", "{}"),
-                    ("2026-01-01T00:00:00+00:00", "t/u/a/r", "bob", "active", "ok", "{ }")):
-        assert audit.chain_hash(audit.GENESIS, audit.canonical(*changed)) != base
+    fields = (7, "2026-01-01T00:00:00+00:00", "t", "t/u/a/r", "bob", "active", "ok", "{}")
+    base = audit.chain_hash(audit.GENESIS, audit.canonical(*fields))
+    assert base != audit.chain_hash("1" * 64, audit.canonical(*fields))
+    others = (8, "2026-01-02T00:00:00+00:00", "x", "t/u/a/x", "eve", "delete", "denied", "{ }")
+    for i, other in enumerate(others):
+        changed = list(fields)
+        changed[i] = other
+        assert audit.chain_hash(audit.GENESIS, audit.canonical(*changed)) != base, (
+            f"field {i} (seq, at, tenant, space, caller, operation, outcome, detail) is hashed")
+
+
+def test_old_rows_keep_their_old_hash_form() -> None:
+    """Rows written before the upgrade hashed neither tenant nor seq; they still verify."""
+    row = audit.AuditRow(3, "2026-01-01T00:00:00+00:00", "t", "t/u/a/r", "bob", "active", "ok",
+                         "{}", audit.GENESIS, "", "", "", v=1)
+    assert row.canonical() == audit.canonical_v1("2026-01-01T00:00:00+00:00", "t/u/a/r", "bob",
+                                                 "active", "ok", "{}")
+    moved = audit.AuditRow(3, row.at, "other", row.space, "bob", "active", "ok", "{}",
+                           audit.GENESIS, "", "", "", v=1)
+    assert moved.canonical() == row.canonical(), "v1 left the tenant out: the seal covers it"
 
 
 def test_receipt_canonical_form_is_key_order_independent() -> None:
@@ -127,13 +137,14 @@ def _entry(event: str, space: str, seq: int, audit_row: str | None = None
 def test_a_write_row_comes_from_its_entry_with_counts_only() -> None:
     stub = json.dumps({"caller": "alice", "operation": "remember_facts", "tenant": "acme",
                        "at": "2026-01-01T00:00:00+00:00"})
-    row = applying.audit_entry(_entry("e1", "acme/u/a/r", 3, stub))
-    assert row is not None
+    row = applying.audit_entry(applying.Applied(_entry("e1", "acme/u/a/r", 3, stub), "d" * 64))
     assert (row.caller, row.operation, row.outcome, row.tenant) == (
         "alice", "remember_facts", "ok", "acme")
-    assert row.detail == {"event": "e1", "kind": "remember", "count": 2}
+    assert row.detail == {"event": "e1", "kind": "remember", "count": 2, "digest": "d" * 64}
     assert "Zustand" not in json.dumps(row.detail)
-    assert applying.audit_entry(_entry("e2", "acme/u/a/r", 4)) is None, "no call, no row"
+    system = applying.audit_entry(applying.Applied(_entry("e2", "acme/u/a/r", 4), "e" * 64))
+    assert (system.caller, system.operation, system.detail["event"]) == (
+        "system", "remember", "e2"), "an entry no call made still names its event"
 
 
 def test_a_pass_keeps_the_call_order_and_each_space_s_commit_order() -> None:

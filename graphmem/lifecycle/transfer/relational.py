@@ -16,6 +16,7 @@ from typing import Any
 from graphmem.lifecycle.erasure import retention
 from graphmem.mirror.crypto import FieldCipher
 from graphmem.mirror.db import RelationalStore
+from graphmem.mirror.receipts import decision_binding, receipt_binding
 
 Remap = Callable[[str], str]
 
@@ -42,10 +43,10 @@ def decisions(store: RelationalStore, cipher: FieldCipher, space: str, decrypt: 
             "erased": snapshot is None, "sealed": not decrypt,
             "action": None, "snapshot": None, "receipt": None}
         if decrypt:
-            record["action"] = cipher.open(action)
-            opened = cipher.open(snapshot)
+            record["action"] = cipher.open(action, decision_binding(decision_id, space, "action"))
+            opened = cipher.open(snapshot, decision_binding(decision_id, space, "snapshot"))
             record["snapshot"] = json.loads(opened) if opened else None
-            receipt = cipher.open(body)
+            receipt = cipher.open(body, receipt_binding(str(receipt_id), space.split("/", 1)[0]))
             record["receipt"] = json.loads(receipt) if receipt else None
         yield record
 
@@ -63,7 +64,9 @@ def restore_decision(store: RelationalStore, cipher: FieldCipher, record: dict[s
                     " fact_ids, digest, receipt_id, created_at)"
                     " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING",
                     (decision_id, tenant, space, record["caller"],
-                     cipher.seal(record.get("action") or ""), cipher.seal(snapshot),
+                     cipher.seal(record.get("action") or "",
+                                 decision_binding(decision_id, space, "action")),
+                     cipher.seal(snapshot, decision_binding(decision_id, space, "snapshot")),
                      json.dumps([remap(str(f)) for f in record["fact_ids"]]),
                      record["digest"], receipt_id, record["created_at"]))
         if record.get("receipt") is not None and record.get("signature"):
@@ -71,7 +74,9 @@ def restore_decision(store: RelationalStore, cipher: FieldCipher, record: dict[s
                         " key_id, created_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)"
                         " ON CONFLICT (id) DO NOTHING",
                         (receipt_id, tenant, space, "decision",
-                         cipher.seal(json.dumps(record["receipt"])), record["signature"],
+                         cipher.seal(json.dumps(record["receipt"]),
+                                     receipt_binding(receipt_id, tenant)),
+                         record["signature"],
                          record["key_id"], record["created_at"]))
 
 

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from graphmem.schema.limits import Limits, check
-from graphmem.schema.measure import Census, Measurer
+from graphmem.schema.measure import MODEL_CALL_COST, Census, CostRules, Measurer
 from graphmem.schema.pagination import DEFAULT_PAGE
 from graphmem.service.rates import RateLimiter, client_bucket
 
@@ -75,6 +75,51 @@ def test_a_field_named_like_a_page_on_another_type_is_no_page() -> None:
                     "Space.facts") == 1 + 2 * (1 + 1 + 50)
     assert measured("{ conflicts(first: 2) { nodes { ...C } } } fragment C on Conflict"
                     " { facts { value } }", "Space.facts") == 1 + 2 * 3
+RULES = CostRules(limits={"recallRelated": 50, "neighbourhood": 50},
+                  hops={"recallRelated": 2, "neighbourhood": 1})
+
+
+def measured(query: str, variables: dict[str, object] | None = None) -> tuple[int, int]:
+    census = Census.of(parse(query))
+    measurer = Measurer(census, variables or {}, frozenset({"facts"}), cap=10**9, rules=RULES)
+    found = measurer.selection(census.operations[0].selection_set)
+    return found.cost, found.calls
+
+
+def test_limit_multiplies_like_first_given_or_by_default() -> None:
+    assert measured("{ neighbourhood(limit: 10) { paths { length } } }")[0] == 1 + 10 * 2
+    assert measured("{ neighbourhood { paths { length } } }")[0] == 1 + 50 * 2
+    assert measured("query($n: Int) { neighbourhood(limit: $n) { paths { length } } }",
+                    {"n": 3})[0] == 1 + 3 * 2
+
+
+def test_each_hop_past_the_first_doubles_the_cost() -> None:
+    one, four = (measured(f"{{ neighbourhood(limit: 10, hops: {h}) {{ paths {{ length }} }} }}"
+                          )[0] for h in (1, 4))
+    assert (one, four) == (1 + 10 * 2, 1 + 10 * 8 * 2)
+
+
+def test_model_calling_fields_cost_and_count_each_call() -> None:
+    assert measured("{ recall(question: \"q\") { answer } }") == (2 + MODEL_CALL_COST, 1)
+    aliased = " ".join(f"r{i}: recall(question: \"q\") {{ answer }}" for i in range(30))
+    cost, calls = measured(f"{{ {aliased} }}")
+    assert calls == 30 and cost > 5000, "30 aliased recalls are 30 model calls: over budget"
+    assert measured("{ recallRelated(question: \"q\", answer: false, limit: 1)"
+                    " { answer } }")[1] == 0, "no answer asked for, no model call"
+    assert measured("mutation { remember(text: \"t\") { action } forget(text: \"t\")"
+                    " { action } }")[1] == 2
+    limits = Limits(depth=10, aliases=100, cost=5000, paged=frozenset(), fragments=10,
+                    spreads=10)
+    document = parse(f"{{ {aliased} }}")
+    assert any("model-calling fields" in p for p in check(document, {}, limits, RULES))
+
+
+def test_a_key_s_model_calls_draw_on_its_own_budget() -> None:
+    budget = RateLimiter(per_minute=10)
+    assert budget.take("key:a", now=0.0, cost=9) == 0.0
+    assert budget.take("key:a", now=0.0, cost=2) == pytest.approx(6.0)
+    assert budget.take("key:b", now=0.0, cost=2) == 0.0
+    assert budget.take("key:c", now=0.0, cost=11) == float("inf")
 
 
 def test_depth_and_aliases_are_measured_through_fragments() -> None:
