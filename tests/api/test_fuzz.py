@@ -27,16 +27,17 @@ from graphql import (
     ArgumentNode,
     DocumentNode,
     FieldNode,
+    ListValueNode,
     NamedTypeNode,
     NameNode,
     OperationDefinitionNode,
     OperationType,
     SelectionSetNode,
     StringValueNode,
+    ValueNode,
     VariableDefinitionNode,
     VariableNode,
 )
-from graphql import ListValueNode, ValueNode
 from hypothesis import HealthCheck, Phase, given, seed, settings
 from hypothesis import strategies as st
 from hypothesis_graphql import Mode, from_schema, nodes
@@ -44,14 +45,12 @@ from hypothesis_graphql import Mode, from_schema, nodes
 from graphmem.schema import SDL_PATH
 
 from support.api_support import Api, new_tenant
-from support.live_events import Socket, cursor, errors_of, provoke
-from support.llm_fixtures import llm_overrides
-from support.llm_server import LLMServer
+from support.live_events import FIELDS, Socket, cursor, errors_of, provoke
 from support.seeded import Seeded, seed_space
 from support.shapes import shape_problems
 
-HTTP_OPERATIONS = 1_000
-SUBSCRIPTIONS = 120
+HTTP_OPERATIONS = 960
+SUBSCRIPTIONS = 48
 # the share of valid operations that must answer 200 with data and no error
 MOST = 0.6
 # what a valid operation may be refused with: its input names nothing that exists, or a
@@ -63,18 +62,39 @@ SCALARS = {
     "JSON": st.just(graphql.ObjectValueNode(fields=())),
 }
 ERRORS_LOG = "graphmem.api.errors"
-# how often a valid operation's space or id argument is aimed at what the tenant holds (the
-# rest keep what hypothesis-graphql made of them)
+# how often a valid operation is aimed at what the tenant holds: its space and id arguments
+# name real objects, its required free-text arguments get sensible values and its optional
+# arguments are left out (the rest keep what hypothesis-graphql made of them)
 AIMED = 0.85
 Draw = Callable[[st.SearchStrategy[Any]], Any]
+# erasures run in a space of their own, so the seeded ones stay for the other operations
+DESTRUCTIVE = {"delete", "deleteAll", "purge", "eraseUser", "eraseTenant"}
+SCRATCH_USER = "scratch"
+SENSIBLE: dict[str, Any] = {
+    "text": "we moved to Zustand", "question": "which state library do we use?",
+    "subject": "state", "subjects": ["state"], "type": "person", "name": "Ann",
+    "action": "deploy", "attribute": "knows", "query": "an", "user": SCRATCH_USER,
+    "data": "subject,value,time\nplan,Pro,2024-01-01\n", "days": 30, "retentionDays": 30,
+}
+
+
+def literal(value: Any) -> ValueNode:
+    if isinstance(value, list):
+        return ListValueNode(values=tuple(literal(v) for v in value))
+    if isinstance(value, int):
+        return graphql.IntValueNode(value=str(value))
+    return StringValueNode(value=value)
 
 
 class Pool:
     """What the fuzzed tenant holds, for arguments that name it."""
 
-    def __init__(self, seeded: list[Seeded]) -> None:
+    def __init__(self, schema: graphql.GraphQLSchema, tenant: str,
+                 seeded: list[Seeded]) -> None:
+        self.schema = schema
         self.spaces = sorted({s.space for s in seeded} | {s.space.split("/", 1)[1]
                                                            for s in seeded})
+        self.scratch = [SCRATCH_USER, f"{tenant}/{SCRATCH_USER}/a/r"]
         self.facts = [i for s in seeded for i in (*s.fact_ids, s.fact_gid)]
         self.pending = [s.pending for s in seeded]
         self.conflicts = [i for s in seeded for i in (s.conflict, s.pending_conflict)]
@@ -84,7 +104,7 @@ class Pool:
     def ids(self, field: str, argument: str) -> list[str] | None:
         """The ids an argument of a root field takes (None: not an id argument)."""
         if argument == "space":
-            return self.spaces
+            return self.scratch if field in DESTRUCTIVE else self.spaces
         if field in ("node", "nodes"):
             return self.globals
         if field == "receipt":
@@ -97,10 +117,37 @@ class Pool:
             return self.facts
         return None
 
+    def argument(self, field: str, name: str) -> graphql.GraphQLArgument:
+        for root in (self.schema.query_type, self.schema.mutation_type,
+                     self.schema.subscription_type):
+            if root is not None and field in root.fields:
+                return root.fields[field].args[name]
+        raise AssertionError(f"no root field {field}")
+
+
+def _aimed(pool: Pool, field: str, argument: ArgumentNode, draw: Draw) -> ArgumentNode | None:
+    """The argument pointed at the tenant's objects or given a sensible value; None: left
+    out (it is optional)."""
+    name = argument.name.value
+    choices = pool.ids(field, name)
+    if choices:
+        if isinstance(argument.value, ListValueNode):
+            picked = draw(st.lists(st.sampled_from(choices), min_size=1, max_size=3))
+            return ArgumentNode(name=argument.name, value=literal(picked))
+        return ArgumentNode(name=argument.name, value=literal(draw(st.sampled_from(choices))))
+    declared = pool.argument(field, name)
+    if not graphql.is_required_argument(declared):
+        return None
+    if name in SENSIBLE:
+        return ArgumentNode(name=argument.name, value=literal(SENSIBLE[name]))
+    return argument
+
 
 def aim(document: DocumentNode, pool: Pool, draw: Draw) -> DocumentNode:
-    """The generated operation, most of its space and id arguments pointed at what the
-    tenant holds, so that a valid operation can succeed."""
+    """Most of the time, the generated operation aimed at what the tenant holds (`_aimed`),
+    so that a valid operation can succeed; else as generated."""
+    if draw(st.floats(0, 1)) >= AIMED:
+        return document
     operation = document.definitions[0]
     assert isinstance(operation, OperationDefinitionNode)
     fields = []
@@ -108,18 +155,9 @@ def aim(document: DocumentNode, pool: Pool, draw: Draw) -> DocumentNode:
         if not isinstance(selection, FieldNode):
             fields.append(selection)
             continue
-        arguments = []
-        for argument in selection.arguments:
-            choices = pool.ids(selection.name.value, argument.name.value)
-            value: ValueNode = argument.value
-            if choices and draw(st.floats(0, 1)) < AIMED:
-                if isinstance(value, ListValueNode):
-                    picked = draw(st.lists(st.sampled_from(choices), min_size=1, max_size=3))
-                    value = ListValueNode(values=tuple(StringValueNode(value=v)
-                                                       for v in picked))
-                else:
-                    value = StringValueNode(value=draw(st.sampled_from(choices)))
-            arguments.append(ArgumentNode(name=argument.name, value=value))
+        name = selection.name.value
+        arguments = [a for a in (_aimed(pool, name, x, draw) for x in selection.arguments)
+                     if a is not None]
         fields.append(FieldNode(alias=selection.alias, name=selection.name,
                                 arguments=tuple(arguments), directives=selection.directives,
                                 selection_set=selection.selection_set))
@@ -204,17 +242,8 @@ class Tally:
                 + "\n".join(self.problems[:8]))
 
 
-@pytest.fixture
-def fuzz_api(serve_api: Callable[..., Api], llm_server: LLMServer) -> Api:
-    """A server with the scripted model (remember and recall can succeed) and the clinical
-    slot schema (the confirm gate has a slot, so pendingChanged can fire)."""
-    llm_server.reset()
-    return serve_api(slot_schema="preset:clinical", api_model_calls_per_min=1_000_000,
-                     **llm_overrides(llm_server))
-
-
 def _http(api: Api, token: str, tally: Tally, schema: graphql.GraphQLSchema,
-          run_seed: int, pool: Pool) -> None:
+          run_seed: int, pool: Pool, examples: int = HTTP_OPERATIONS) -> None:
     sdl = SDL_PATH.read_text()
     roots = sorted({*schema.query_type.fields, *(schema.mutation_type or schema.query_type)
                     .fields} if schema.query_type else ())
@@ -229,7 +258,7 @@ def _http(api: Api, token: str, tally: Tally, schema: graphql.GraphQLSchema,
                       headers={"Authorization": f"Bearer {token}"}) as client:
 
         @seed(run_seed)
-        @settings(max_examples=HTTP_OPERATIONS, deadline=None, database=None,
+        @settings(max_examples=examples, deadline=None, database=None,
                   phases=[Phase.generate], suppress_health_check=list(HealthCheck))
         @given(operations, st.data())
         def send(operation: tuple[bool, Any], data_: st.DataObject) -> None:
@@ -264,8 +293,9 @@ def _http(api: Api, token: str, tally: Tally, schema: graphql.GraphQLSchema,
 
 def _subscriptions(api: Api, token: str, tally: Tally, schema: graphql.GraphQLSchema,
                    run_seed: int, pool: Pool) -> None:
-    generated = from_schema(subscription_schema(schema), custom_scalars=SCALARS,
-                            print_ast=lambda document: document)
+    roots = subscription_schema(schema)
+    generated = st.sampled_from(FIELDS).flatmap(lambda name: from_schema(
+        roots, fields=[name], custom_scalars=SCALARS, print_ast=lambda document: document))
     numbered = iter(range(1_000_000))
 
     with Socket(api, token) as socket:
@@ -310,16 +340,18 @@ def _subscriptions(api: Api, token: str, tally: Tally, schema: graphql.GraphQLSc
 
 @pytest.mark.slow
 def test_fuzzed_operations_succeed_or_are_refused_for_a_reason(
-        fuzz_api: Api, caplog: pytest.LogCaptureFixture) -> None:
+        scripted_api: Api, caplog: pytest.LogCaptureFixture) -> None:
     caplog.set_level(logging.ERROR, logger=ERRORS_LOG)
     run_seed = fuzz_seed()
     tally = Tally(run_seed, caplog)
-    token = fuzz_api.key("admin", new_tenant())
     schema = graphql.build_schema(SDL_PATH.read_text())
-    pool = Pool([seed_space(fuzz_api, token, space) for space in ("fuzz/a/r", "fuzz")])
+    tenant = new_tenant()
+    token = scripted_api.key("admin", tenant)
+    pool = Pool(schema, tenant, [seed_space(scripted_api, token, space)
+                                 for space in ("fuzz/a/r", "fuzz")])
     try:
-        _http(fuzz_api, token, tally, schema, run_seed, pool)
-        _subscriptions(fuzz_api, token, tally, schema, run_seed, pool)
+        _http(scripted_api, token, tally, schema, run_seed, pool)
+        _subscriptions(scripted_api, token, tally, schema, run_seed, pool)
     except BaseException as e:
         e.add_note(tally.report())
         raise
@@ -329,6 +361,22 @@ def test_fuzzed_operations_succeed_or_are_refused_for_a_reason(
     valid = sum(tally.valid.values())
     succeeded = tally.valid["data"] + tally.valid["event"]
     assert succeeded >= MOST * valid, tally.report()
+
+
+def test_the_fuzz_fails_against_a_server_that_cannot_answer(
+        serve_api: Callable[..., Api], caplog: pytest.LogCaptureFixture) -> None:
+    """The same checks against a server whose database does not exist: every valid read is
+    an INTERNAL error with a logged detail, and the run must say so."""
+    caplog.set_level(logging.ERROR, logger=ERRORS_LOG)
+    broken = serve_api(neo4j_database="nosuchdatabase")
+    tenant = new_tenant()
+    schema = graphql.build_schema(SDL_PATH.read_text())
+    tally = Tally(fuzz_seed(), caplog)
+    _http(broken, broken.key("admin", tenant), tally, schema, tally.seed,
+          Pool(schema, tenant, []), examples=60)
+    assert any(p.startswith("INTERNAL for valid") for p in tally.problems), tally.report()
+    assert any(p.startswith(f"{ERRORS_LOG} logged") for p in tally.problems), tally.report()
+    assert tally.valid["data"] < MOST * sum(tally.valid.values()), tally.report()
 
 
 def test_the_seed_is_taken_from_the_environment_or_made_fresh(
@@ -351,3 +399,22 @@ def test_generated_subscriptions_have_one_field_and_resume_after_a_variable() ->
         'subscription ($after: String) { a: factChanged(space: "u", after: $after)'
         " { cursor } }")
     assert graphql.validate(schema, graphql.parse(document)) == []
+
+
+def test_the_shape_check_finds_missing_extra_and_null_fields() -> None:
+    schema = graphql.build_schema(SDL_PATH.read_text())
+    query = ('{ a: facts(space: "u") { totalCount nodes { factId supersedes } }'
+             ' node(id: "x") { id ... on Fact { value } } }')
+    good = {"a": {"totalCount": 1, "nodes": [{"factId": "f1", "supersedes": []}]},
+            "node": {"id": "g", "value": "v"}}
+    assert shape_problems(schema, query, good) == []
+    assert shape_problems(schema, query, {**good, "node": None}) == []
+    assert shape_problems(schema, query, {"a": {"totalCount": 1, "nodes": [{"factId": "f"}]},
+                                          "node": None}) == ["data.a.nodes[0]: missing"
+                                                             " 'supersedes'"]
+    assert shape_problems(schema, query, {**good, "extra": 1}) == [
+        "data: unexpected key 'extra'"]
+    assert shape_problems(schema, query, {"a": None, "node": None}) == [
+        "data.a: null for non-null FactConnection!"]
+    assert shape_problems(schema, query, {**good, "a": {"totalCount": 1, "nodes": {}}}) == [
+        "data.a.nodes: dict for a list"]
