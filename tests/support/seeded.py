@@ -5,6 +5,7 @@ schema must be `preset:clinical`) and a signed receipt, written through the API.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from support.api_support import Api
 from support.live_events import open_conflict, propose
@@ -15,7 +16,7 @@ ENTITY = ('mutation($s: String!) { createEntity(space: $s, type: "person", name:
           " { id key } }")
 CONFLICTS = ("query($s: String!) { conflicts(space: $s) { nodes { id conflictId kind"
              " factIds } } }")
-ATTEST = "mutation($s: String!) { attest(space: $s) { receiptId } }"
+ATTEST = "mutation($s: String!) { attest(space: $s) { receiptId document } }"
 
 
 @dataclass
@@ -34,6 +35,7 @@ class Seeded:
     pending: str  # a proposal's fact id; `pending_conflict` is its PENDING conflict
     pending_conflict: str
     receipt: str
+    receipt_document: dict[str, Any]  # the signed document, as verifyReceipt takes it
 
     @property
     def fact_ids(self) -> list[str]:
@@ -56,10 +58,10 @@ def seed_space(api: Api, token: str, space: str, tag: str = "seed") -> Seeded:
     proposal = propose(api, token, space, tag)
     conflicts = api.ok(token, CONFLICTS, {"s": space})["conflicts"]["nodes"]
     opened = next(c for c in conflicts if c["conflictId"] == flagged["conflictId"])
-    receipt = api.ok(token, ATTEST, {"s": space})["attest"]["receiptId"]
+    receipt = api.ok(token, ATTEST, {"s": space})["attest"]
     return Seeded(space=stored[0]["fact"]["space"], fact=stored[0]["factId"],
                   fact_gid=stored[0]["fact"]["id"], relation_fact=stored[1]["factId"],
                   entity_gid=entity["id"], conflict=flagged["conflictId"],
                   conflict_gid=opened["id"], conflict_facts=list(opened["factIds"]),
                   pending=proposal["factId"], pending_conflict=proposal["conflictId"],
-                  receipt=receipt)
+                  receipt=receipt["receiptId"], receipt_document=receipt["document"])
