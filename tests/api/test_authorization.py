@@ -330,8 +330,8 @@ def test_authorization_matrix(world: World, name: str, case: str) -> None:
     assert _outcome(body, name) == want, body
     if want == "denied":
         assert _audited_denial(world, name, world.a), name
-    if want != "allowed":
-        assert SECRET not in json.dumps(body) and world.b not in json.dumps(body), body
+    if want != "allowed":  # the other tenant's name may be echoed: the caller gave it
+        assert SECRET not in json.dumps(body), body
 
 
 @pytest.mark.parametrize("role", sorted(ROLE_CAPABILITIES))
