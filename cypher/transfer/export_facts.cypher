@@ -1,19 +1,20 @@
 // Export: every fact of a space in recording order (its slot and value break ties between
-// facts of one write), with every stored property an export carries (never the embedding,
-// the vector sequence or text derived from the value) and its links with the instant each
-// was made. Times travel as ISO text.
+// facts of one write), $page facts to a row (one driver record per page, not per fact), with
+// its links and the instant each was made. `f {.*}` reads a fact's property chain once, where
+// naming each of the thirty-odd properties walks it again for each (and to its end for every
+// one the fact lacks); what an export never carries is set to null so it does not travel:
+// the embedding, the vector sequence, text derived from the value, the space key (the caller
+// knows it) and the derived relation keys. Times travel as ISO text (a datetime the driver
+// builds costs far more than the text).
 MATCH (f:Fact {space: $space})
-WITH f,
-     COLLECT { MATCH (f)-[r:SUPERSEDES]->(o:Fact) RETURN {id: o.id, at: toString(r.at)} }
-       AS supersedes,
-     COLLECT { MATCH (f)-[r:RETRACTS]->(o:Fact) RETURN {id: o.id, at: toString(r.at)} }
-       AS retracts
-RETURN f {.id, .subject, .scope, .value, .status, .kind, .time_ref, .confidence, .source,
-          .source_ref, .raw, .metadata, .category, .head, .relation, .tail, .head_type,
-          .tail_type, .head_key, .tail_key, .cardinality, .action, .proposed_action,
-          .archived, .coexist, .message_key, .revisions,
-          valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
-          held_from: toString(f.held_from), recorded_at: toString(f.recorded_at),
-          retired_at: toString(f.retired_at), refined_at: toString(f.refined_at),
-          supersedes: supersedes, retracts: retracts} AS fact
-ORDER BY f.recorded_at, f.subject, f.scope, f.value, f.id
+WITH f ORDER BY f.recorded_at, f.subject, f.scope, f.value, f.id
+WITH collect(f) AS facts
+UNWIND range(0, size(facts) - 1, $page) AS start
+RETURN [f IN facts[start..start + $page] |
+        f {.*, embedding: null, vector_seq: null, search_text: null, value_key: null,
+           space: null, rel_type: null, rel_key: null, entity_keys: null, valid_to_at: null,
+           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
+           held_from: toString(f.held_from), recorded_at: toString(f.recorded_at),
+           retired_at: toString(f.retired_at), refined_at: toString(f.refined_at),
+           links: COLLECT { MATCH (f)-[r:SUPERSEDES|RETRACTS]->(o:Fact)
+                            RETURN [type(r), o.id, toString(r.at)] }}] AS facts

@@ -57,9 +57,11 @@ def fact_record(row: Mapping[str, Any], space: str) -> dict[str, Any]:
     record.update({k: iso(row.get(k)) for k in FACT_TIMES})
     record["metadata"] = json.loads(row.get("metadata") or "{}")
     record["revisions"] = [json.loads(r) for r in row.get("revisions") or ()]
-    for kind in ("supersedes", "retracts"):
-        record[kind] = sorted(({"id": link["id"], "at": iso(link["at"])}
-                               for link in row.get(kind) or ()), key=lambda x: x["id"])
+    links = row.get("links") or ()
+    for kind, rel in (("supersedes", "SUPERSEDES"), ("retracts", "RETRACTS")):
+        record[kind] = sorted(({"id": target, "at": iso(at)}
+                               for rel_type, target, at in links if rel_type == rel),
+                              key=lambda x: x["id"])
     return record
 
 
