@@ -11,7 +11,7 @@ line for line.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -26,6 +26,7 @@ FACT_FIELDS = (
     "message_key",
 )
 FACT_TIMES = ("valid_from", "valid_to", "held_from", "recorded_at", "retired_at", "refined_at")
+FACT_ROW = (*FACT_FIELDS, "metadata", "revisions", "links", *FACT_TIMES)  # the export's columns
 ENTITY_FIELDS = ("key", "name", "norm", "seeded")
 CONFLICT_FIELDS = ("id", "subject", "scope", "kind", "status", "severity", "note", "by",
                    "winner")
@@ -51,11 +52,10 @@ def when(value: Any) -> datetime | None:
 
 
 # ---- graph rows → records ---------------------------------------------------------------------
-def fact_record(row: Mapping[str, Any], space: str) -> dict[str, Any]:
-    """A fact's record from its export row, which names the record's fields and carries its
-    links as [type, target, at] (the export's hot loop: one dict copy, no lookup per field)."""
-    record: dict[str, Any] = dict.fromkeys(FACT_FIELDS)
-    record.update(row)
+def fact_record(row: Sequence[Any], space: str) -> dict[str, Any]:
+    """A fact's record from its export row: its values in the order of FACT_ROW, its links
+    as [type, target, at] (the export's hot loop: one zip, no lookup per field)."""
+    record: dict[str, Any] = dict(zip(FACT_ROW, row, strict=True))
     record["type"] = "fact"
     record["space"] = space
     for k in FACT_TIMES:
