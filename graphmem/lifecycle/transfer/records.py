@@ -64,7 +64,8 @@ def fact_record(row: Sequence[Any], space: str) -> dict[str, Any]:
     metadata = record.get("metadata")
     record["metadata"] = {} if not metadata or metadata == "{}" else json.loads(metadata)
     record["revisions"] = [json.loads(r) for r in record.get("revisions") or ()]
-    supersedes, retracts = [], []
+    supersedes: list[dict[str, Any]] = []
+    retracts: list[dict[str, Any]] = []
     for rel_type, target, at in record.pop("links", None) or ():
         (supersedes if rel_type == "SUPERSEDES" else retracts).append(
             {"id": target, "at": iso(at)})
