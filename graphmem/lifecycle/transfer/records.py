@@ -3,10 +3,10 @@
 Plain functions over dicts (a fact read for export arrives as its values in FACT_ROW's
 order, which the export statement follows). Times are ISO 8601 text in UTC, written as
 Neo4j writes them (no trailing zeros in the fraction), in a record and in a row alike: the
-restore statements turn them into datetimes, which costs far less than the driver converting each one. A
-fact's metadata and revisions are JSON in the graph and objects in a record. Every record
-lists all of its fields (null when unset), so two exports of the same memory are equal
-line for line.
+restore statements turn them into datetimes, which costs far less than the driver
+converting each one. A fact's metadata and revisions are JSON in the graph and objects in
+a record. Every record lists all of its fields (null when unset), so two exports of the
+same memory are equal line for line.
 """
 
 from __future__ import annotations
