@@ -83,7 +83,7 @@ def write(mem: GraphMem, facts: list[dict[str, Any]], embed: bool) -> None:
     embedding of the new facts is left out (a no-op in its place on this instance)."""
     if not embed:
         writes = mem._writes
-        assert hasattr(writes, "_index"), "writes no longer embed through _index: update"
+        assert hasattr(writes, "index"), "writes no longer embed through index: update"
         writes._index = lambda fact_ids: None  # type: ignore[method-assign]
     mem.remember_facts(facts, source="bench")
 
