@@ -84,7 +84,7 @@ def write(mem: GraphMem, facts: list[dict[str, Any]], embed: bool) -> None:
     if not embed:
         writes = mem._writes
         assert hasattr(writes, "index"), "writes no longer embed through index: update"
-        writes._index = lambda fact_ids: None  # type: ignore[method-assign]
+        writes.index = lambda fact_ids: None  # type: ignore[method-assign]
     mem.remember_facts(facts, source="bench")
 
 
