@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, TypeVar
@@ -15,6 +16,8 @@ from graphmem.graph.statements import query
 from graphmem.settings import Settings
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 
 def unavailable(settings: Settings, error: Exception) -> Neo4jUnavailable:
@@ -114,6 +117,7 @@ class GraphDriver:
         except Neo4jError as e:
             if not e.is_retryable():
                 raise
+            log.warning("transaction failed and will be retried: %s", e.code or e)
         with self.session() as session, _pipelined(session):
             run_tx = session.execute_write if write else session.execute_read
             return run_tx(fn, *args)

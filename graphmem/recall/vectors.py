@@ -18,6 +18,7 @@ from neo4j.exceptions import DriverError, Neo4jError
 from graphmem.embeddings import EmbedderUnavailable, Embeddings, Vector
 from graphmem.errors import ConfigError, GraphMemError
 from graphmem.graph.driver import GraphDriver
+from graphmem.graph.space_locks import SpaceLocks
 from graphmem.model import Action, Result
 from graphmem.recall.text import fact_text
 from graphmem.recall.vector_cache import VectorCache
@@ -85,8 +86,9 @@ class VectorIndex:
     """The vector side of retrieval for one Runtime: the embedder and the index it feeds."""
 
     def __init__(self, graph: GraphDriver, embedder: Callable[[], Embeddings],
-                 cache_budget: int = 0) -> None:
+                 cache_budget: int = 0, space_locks: SpaceLocks | None = None) -> None:
         self.graph = graph
+        self.space_locks = space_locks or SpaceLocks()
         self._embedder = embedder
         self.cache = VectorCache(graph, cache_budget)
         self._dimensions: int | None = None
@@ -134,9 +136,11 @@ class VectorIndex:
                 return 0
             texts = [fact_text(r["subject"], r["value"], r["scope"]) for r in rows]
             vectors = self._vectors(texts)
-            self.graph.write("recall/set_embeddings", space=space, rows=[
-                {"id": r["id"], "text": t, "vector": v}
-                for r, t, v in zip(rows, texts, vectors, strict=True)])
+            with self.space_locks.held(space):  # never beside this process's writer
+                self.graph.write("recall/set_embeddings", space=space,
+                                 space_node=rows[0]["space_node"], rows=[
+                                     {"id": r["id"], "node": r["node"], "text": t, "vector": v}
+                                     for r, t, v in zip(rows, texts, vectors, strict=True)])
         except (GraphMemError, Neo4jError, DriverError) as e:
             log.error("stored %d fact(s) but could not index them for retrieval: %s",
                       len(fact_ids), e)
