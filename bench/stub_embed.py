@@ -12,6 +12,10 @@ import struct
 from collections.abc import Sequence
 
 from graphmem.embeddings import Embeddings, Vector
+from graphmem.graph.driver import GraphDriver
+from graphmem.mirror.db import RelationalStore
+from graphmem.runtime import Runtime
+from graphmem.settings import load_settings
 
 DIMENSIONS = 384  # the fact_embedding index's
 
@@ -33,3 +37,12 @@ def _vector(text: str) -> Vector:
 
 def stub_embeddings() -> Embeddings:
     return Embeddings(HashEmbedder(), 0)
+
+
+def open_runtime() -> Runtime:
+    """A migrated Runtime of the configured stores whose embedder is the stub."""
+    settings = load_settings()
+    runtime = Runtime(settings, GraphDriver(settings), RelationalStore(settings.relational_url),
+                      embedder=stub_embeddings())
+    runtime.migrate()
+    return runtime

@@ -24,22 +24,10 @@ from bench.floor import Floor
 from bench.probe import bolt_server_pid, deadlock_log, probing, process_cpu, thread_cpu
 from bench.reconcile.__main__ import workload
 from bench.results import percentile, write_section
-from bench.stub_embed import stub_embeddings
+from bench.stub_embed import open_runtime
 from graphmem import GraphMem
-from graphmem.graph.driver import GraphDriver
-from graphmem.mirror.db import RelationalStore
-from graphmem.runtime import Runtime
-from graphmem.settings import load_settings
 
 WRITER = "MainThread"
-
-
-def open_runtime() -> Runtime:
-    settings = load_settings()
-    runtime = Runtime(settings, GraphDriver(settings), RelationalStore(settings.relational_url),
-                      embedder=stub_embeddings())
-    runtime.migrate()
-    return runtime
 
 
 def grow(mem: GraphMem, size: int, seed: int = 7) -> Any:
