@@ -150,11 +150,59 @@ def report(args: argparse.Namespace, times: dict[str, list[float]], probe: dict[
     return "\n".join(lines)
 
 
+def lock_run(runtime: Any, writes: int, writers: int = 8) -> str:
+    """`writes` single-fact writes by one writer, then by `writers` threads on as many spaces
+    (writes ÷ writers each): deadlocks counted from the driver's log, aggregate rates."""
+    import threading
+
+    tag = uuid.uuid4().hex[:8]
+    with deadlock_log() as log:
+        with GraphMem(space=f"bench-locks-1-{tag}", runtime=runtime) as mem:
+            stream = workload(11)
+            t = time.perf_counter()
+            for _ in range(writes):
+                mem.remember_facts([next(stream)])
+            single = writes / (time.perf_counter() - t)
+            settle(mem)
+        single_deadlocks = log.deadlocks
+        mems = [GraphMem(space=f"bench-locks-8-{tag}-{i}", runtime=runtime)
+                for i in range(writers)]
+        each = writes // writers
+        start = threading.Barrier(writers + 1)
+
+        def writer(mem: GraphMem, seed: int) -> None:
+            stream = workload(seed)
+            start.wait()
+            for _ in range(each):
+                mem.remember_facts([next(stream)])
+
+        threads = [threading.Thread(target=writer, args=(m, 20 + i))
+                   for i, m in enumerate(mems)]
+        for th in threads:
+            th.start()
+        start.wait()
+        t = time.perf_counter()
+        for th in threads:
+            th.join()
+        many = each * writers / (time.perf_counter() - t)
+        for mem in mems:
+            settle(mem)
+            mem.close()
+        many_deadlocks = log.deadlocks - single_deadlocks
+    return (f"Deadlocks: {writes:,} single-fact writes by one writer: **{single_deadlocks}**"
+            f" DeadlockDetected in the driver's log ({single:,.0f} writes/s); {writers} writers"
+            f" on {writers} spaces, {each:,} writes each: **{many_deadlocks}** ({many:,.0f}"
+            f" writes/s together, **{many / single:.2f}×** the single writer).")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--size", type=int, default=1000)
     parser.add_argument("--writes", type=int, default=300)
     parser.add_argument("--no-save", action="store_true", help="print, do not write RESULTS.md")
+    parser.add_argument("--locks", type=int, default=0,
+                        help="also N writes by one writer and by 8 writers on 8 spaces,"
+                             " counting deadlocks (the issue's run: 10000)")
     args = parser.parse_args()
     load0 = os.getloadavg()[0]
     runtime = open_runtime()
@@ -168,13 +216,17 @@ def main() -> None:
             probe = probed(mem, stream, args.writes, server)
             index_rows = indexes(floor)
             deadlocks = log.deadlocks
+        locks = lock_run(runtime, args.locks) if args.locks else ""
     finally:
         runtime.close()
     body = report(args, times, probe, deadlocks, index_rows, (load0, os.getloadavg()[0]))
+    if locks:
+        body += "\n\n" + locks
     print(body)
     if not args.no_save:
+        flags = f" --locks {args.locks}" if args.locks else ""
         write_section("Write path", f"Command: `python -m bench.writepath --size {args.size}"
-                      f" --writes {args.writes}`\n\n{body}")
+                      f" --writes {args.writes}{flags}`\n\n{body}")
 
 
 if __name__ == "__main__":
