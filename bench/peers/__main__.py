@@ -142,9 +142,9 @@ def plot(graphmem: list[dict[str, Any]], vayl: list[dict[str, Any]], load: str) 
     ax.plot([r["size"] for r in graphmem], [r["floor_two"] for r in graphmem], "--",
             color="grey", label="raw Neo4j, 2-statement write transaction")
     ax.set_xscale("log")
+    ax.set_yscale("log")  # Vayl's cost grows by orders of magnitude
     ax.set_xlabel("facts in the space")
-    ax.set_ylabel("per-write p50 (ms)")
-    ax.set_ylim(bottom=0)
+    ax.set_ylabel("per-write p50 (ms, log scale)")
     ax.set_title(f"Per-write cost against space size ({load})", fontsize=9)
     ax.grid(True, which="both", alpha=0.3)
     ax.legend(fontsize=8)
