@@ -141,7 +141,7 @@ class Documents:
                                     partial(self._work, schema, query, ints, rules))
         except TooSlow:
             return Checked(None, (GraphQLError(
-                f"checking this query took longer than {self.limits.seconds:g}s"
+                f"checking this query took more than {self.limits.seconds:g}s of CPU time"
                 " (GRAPHMEM_API_CHECK_SECONDS): send a smaller or simpler document"),))
         self._checked.put((query, ints), found)
         return found

@@ -10,8 +10,9 @@ directly or through others, is reported instead of measured.
 
 The cost of a field is 1, plus MODEL_CALL_COST when it calls a model (`CostRules`), plus its
 selection's cost times its multiplier: the page it asks for (`first` or `limit`, given or
-the field's default), doubled for every hop past the first (`hops`). Model calls are
-counted too, for the per-key budget of model calls.
+the field's default). A traversal (`hops`) returns at most its page, but the paths it walks
+to find them double with every hop past the first: it costs the page times (2^(hops-1) - 1)
+more. Model calls are counted too, for the per-key budget of model calls.
 """
 
 from __future__ import annotations
@@ -165,10 +166,11 @@ class Measurer:
                 if node.name.value.startswith("__"):
                     continue
                 inner = self.selection(node.selection_set, None)
-                times = min(self.cap, self.multiplier(node, parent) * self.hop_factor(node))
+                times = self.multiplier(node, parent)
+                walk = min(self.cap, times * (self.hop_factor(node) - 1))
                 own = self.model_call(node)
                 depth = max(depth, 1 + inner.depth)
-                cost += 1 + own * MODEL_CALL_COST + min(self.cap, times * inner.cost)
+                cost += 1 + own * MODEL_CALL_COST + walk + min(self.cap, times * inner.cost)
                 calls += own + min(self.cap, times * inner.calls)
             else:
                 inner = self._fragment(node, parent)
@@ -213,7 +215,8 @@ class Measurer:
         return DEFAULT_PAGE if self.is_paged(name, parent) else 1
 
     def hop_factor(self, node: FieldNode) -> int:
-        """2 for every hop past the first (`hops`, given or the field's default)."""
+        """2^(hops-1): the paths walked grow twofold with every hop past the first (`hops`,
+        given or the field's default)."""
         hops = self._int(node, "hops")
         if hops is None:
             hops = self.rules.hops.get(node.name.value, 1)

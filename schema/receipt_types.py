@@ -41,6 +41,10 @@ class Receipt:
     public_key: str | None = strawberry.field(description="The signer's key (base64), a"
                                                           " convenience: verify against a key"
                                                           " you trust.")
+    audit_head: str | None = strawberry.field(description="The audit chain's head hash when"
+                                                          " it was issued: verifyAudit(receipt:)"
+                                                          " fails once the chain no longer"
+                                                          " holds it.")
     document: JSON
 
 
@@ -61,8 +65,6 @@ class DecisionReceipt(Receipt):
                              " chain's head when it was made.")
 class AttestationReceipt(Receipt):
     subjects: list[str] | None
-    audit_seq: int | None
-    audit_hash: str | None
     fact_ids: list[strawberry.ID]
     digest: str
     facts: list[ReceiptFact]
@@ -119,14 +121,12 @@ def receipt(document: dict[str, Any]) -> Receipt:
         tenant=str(body.get("tenant")), space=str(body.get("space")),
         issued_at=_time(body.get("issued_at")), key_id=str(body.get("key_id")),
         signature=str(document.get("signature")), public_key=document.get("public_key"),
-        document=JSON(document))
+        audit_head=body.get("audit_head"), document=JSON(document))
     kind = body.get("kind")
     if kind == "decision":
         return decision_receipt(document)
     if kind == "attestation":
         return AttestationReceipt(**common, subjects=body.get("subjects"),
-                                  audit_seq=body.get("audit_seq"),
-                                  audit_hash=body.get("audit_hash"),
                                   fact_ids=_ids(body.get("fact_ids")),
                                   digest=str(body.get("digest")),
                                   facts=_facts(document.get("facts")))
@@ -147,7 +147,8 @@ def decision_receipt(document: dict[str, Any]) -> DecisionReceipt:
         tenant=str(body.get("tenant")), space=str(body.get("space")),
         issued_at=_time(body.get("issued_at")), key_id=str(body.get("key_id")),
         signature=str(document.get("signature")), public_key=document.get("public_key"),
-        document=JSON(document), decision_id=str(body.get("decision_id")),
+        audit_head=body.get("audit_head"), document=JSON(document),
+        decision_id=str(body.get("decision_id")),
         action=str(body.get("action")), caller=str(body.get("caller")),
         subjects=[str(s) for s in body.get("subjects") or ()],
         fact_ids=_ids(body.get("fact_ids")), digest=str(body.get("digest")),

@@ -14,7 +14,7 @@ driven by Debian's Chromium (headless, through Playwright; no browser is downloa
 - the bundle: gzip size of what the explorer's page loads before the graph view, of the
   graph view's chunk, and of GraphiQL's page.
 
-Goals (issue 15): inbox ≤ 1 s, graph ≤ 2 s, explorer bundle ≤ 400 KB gzip. The embedder is
+Goals: inbox ≤ 1 s, graph ≤ 2 s, explorer bundle ≤ 400 KB gzip. The embedder is
 pointed at a closed port so no model competes for the CPU while the browser is timed.
 """
 

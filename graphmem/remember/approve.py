@@ -127,15 +127,34 @@ def tombstone_value(target: Fact) -> str:
 
 def settled(mode: Mode, involved: list[Fact], fact_id: str | None, conflict_id: str
             ) -> tuple[Fact | None, list[Fact]]:
-    """The winner (when the mode names one) and the held facts a settlement plans for:
-    confirm plans only the proposal it names, the other modes every held fact."""
+    """The winner (when the mode names one) and the held facts a settlement plans for.
+
+    Confirm and reject settle only the proposal they name (it waits until someone confirms
+    or rejects it, seed 000), so a second proposal of the same conflict keeps waiting;
+    resolve and dismiss settle the whole conflict (seed 002), every held fact of it."""
     held = [f for f in involved if f.status == Status.FLAGGED_CONFLICT]
     winner = next((f for f in involved if f.id == fact_id), None)
     if mode in ("confirm", "resolve") and winner is None:
         raise NotFound(f"fact {fact_id!r} is not part of conflict {conflict_id!r}")
-    if mode == "confirm":
-        return winner, [winner] if winner else []
+    if mode in ("confirm", "reject"):
+        named = [f for f in held if f.id == fact_id]
+        if not named:
+            raise NotFound(f"fact {fact_id!r} is no pending proposal of conflict"
+                           f" {conflict_id!r}")
+        return winner, named
     return winner, held
+
+
+def still_held(involved: list[Fact], planned: list[Fact]) -> list[Fact]:
+    """The held facts a settlement leaves waiting: while any is left, the conflict stays
+    open, so no flagged fact is ever outside an open conflict."""
+    done = {f.id for f in planned}
+    return [f for f in involved if f.status == Status.FLAGGED_CONFLICT and f.id not in done]
+
+
+def accepts(mode: Mode, held: Fact, winner: Fact | None) -> bool:
+    """Whether settling `held` applies its proposed action (and so needs its slot's state)."""
+    return mode in ("confirm", "resolve") and winner is not None and held.id == winner.id
 
 
 def plan(mode: Mode, held: Fact, winner: Fact | None, state: SlotState | None,
@@ -146,7 +165,7 @@ def plan(mode: Mode, held: Fact, winner: Fact | None, state: SlotState | None,
         return coexist(held)
     if mode == "reject":
         return reject(held)
-    if winner is not None and held.id == winner.id:
+    if accepts(mode, held, winner):
         assert state is not None, "accepting a held fact needs its slot's state"
         return accept(held, state, spec)
     if winner is not None and winner.status == Status.ACTIVE:
@@ -154,9 +173,12 @@ def plan(mode: Mode, held: Fact, winner: Fact | None, state: SlotState | None,
     return reject(held)
 
 
-def closing(mode: Mode, conflict_id: str, fact_id: str | None, note: str, by: str
-            ) -> dict[str, Any]:
-    """How the conflict closes: resolved with a winner, or dismissed (both claims stand)."""
+def closing(mode: Mode, conflict_id: str, fact_id: str | None, note: str, by: str,
+            left: list[Fact]) -> dict[str, Any] | None:
+    """How the conflict closes: resolved with a winner, or dismissed (both claims stand);
+    None while proposals are `left` waiting (the conflict stays open for them)."""
+    if left:
+        return None
     status = ConflictStatus.DISMISSED if mode == "dismiss" else ConflictStatus.RESOLVED
     return {"id": conflict_id, "status": status.value,
             "winner": fact_id if mode != "reject" else None, "note": note or mode, "by": by}

@@ -2,8 +2,9 @@
 
 One transaction under the space's lock: the open conflict and its facts are read again, the
 plan for each held fact is made by the pure `approve` functions against the slot as it is
-now, the batches are applied through the write path's own statements, the conflict closes,
-and one `settle` event carries it all to the mirror.
+now, the batches are applied through the write path's own statements, the conflict closes
+once none of its facts is held any more (a confirm or reject of one proposal leaves it open
+for the others), and one `settle` event carries it all to the mirror.
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def settle(tx: ManagedTransaction, outbox: Outbox, req: Settlement) -> Result:
     batches: list[Batch] = []
     results: dict[str, Result] = {}
     for fact in held:
-        state = _slot(tx, space, fact, now) if winner is not None and fact.id == winner.id \
+        state = _slot(tx, space, fact, now) if approve.accepts(req.mode, fact, winner) \
             else None
         plan = approve.plan(req.mode, fact, winner, state, req.schema.resolve(fact.subject))
         batch = apply_plan(tx, space, plan, now, req.by)
@@ -66,11 +67,13 @@ def settle(tx: ManagedTransaction, outbox: Outbox, req: Settlement) -> Result:
         tombstone_id = batch.facts[0]["id"] if plan.tombstone_for is not None else None
         results[fact.id] = approve.applied(req.mode, fact, plan, winner, tombstone_id,
                                            conflict.id)
-    close = approve.closing(req.mode, conflict.id, req.fact_id, req.note, req.by)
-    run(tx, "conflicts/close", space=space, now=now, **close)
+    left = approve.still_held(involved, held)
+    close = approve.closing(req.mode, conflict.id, req.fact_id, req.note, req.by, left)
+    if close is not None:
+        run(tx, "conflicts/close", space=space, now=now, **close)
     outbox.record(tx, "settle", {"batches": [batch_payload(b) for b in batches],
-                                 "close": close, "kind": conflict.kind.value,
-                                 "mode": req.mode}, now)
+                                 "conflict": conflict.id, "close": close,
+                                 "kind": conflict.kind.value, "mode": req.mode}, now)
     return _primary(results, winner, conflict)
 
 
@@ -89,11 +92,14 @@ _SETTLED_AS = {Status.ACTIVE.value: "confirmed", Status.HISTORICAL.value: "rejec
 
 
 def _settled_proposal(tx: ManagedTransaction, space: str, fact_id: str | None) -> None:
-    """A proposal whose confirm-gate conflict someone already closed is a lost race, told
-    apart from an id that names no proposal."""
+    """A proposal someone already confirmed or rejected is a lost race, told apart from an
+    id that names no proposal. Its conflict may still be open for other proposals: there a
+    retired proposal was confirmed, then replaced."""
     rows = run(tx, "conflicts/settled_proposal", id=fact_id, space=space)
     if rows:
-        how = _SETTLED_AS.get(rows[0]["fact_status"], rows[0]["status"])
+        status, fact_status = rows[0]["status"], rows[0]["fact_status"]
+        how = _SETTLED_AS.get(fact_status) or (
+            "confirmed" if status == ConflictStatus.OPEN.value else status)
         raise AlreadySettled(f"pending change {fact_id!r} is already {how}")
 
 
@@ -107,7 +113,8 @@ def _open_conflict(tx: ManagedTransaction, space: str, req: Settlement
     conflict_id = req.conflict_id
     if conflict_id is None:
         rows = run(tx, "conflicts/for_fact", id=req.fact_id, space=space)
-        pending = [r for r in rows if r["conflict"]["kind"] == ConflictKind.PENDING.value]
+        pending = [r for r in rows if r["conflict"]["kind"] == ConflictKind.PENDING.value
+                   and r["fact_status"] == Status.FLAGGED_CONFLICT.value]
         if not pending:
             _settled_proposal(tx, space, req.fact_id)
             raise NotFound(f"no pending proposal {req.fact_id!r} in this space")

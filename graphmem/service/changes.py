@@ -129,13 +129,25 @@ def _settled(payload: dict[str, Any]) -> list[Draft]:
                           {"fact_id": edge.get("old")}))
     touched = tuple(str(row.get("id")) for batch in payload.get("batches", [])
                     for row in batch.get("statuses", []))
-    conflict = {"conflict_id": close.get("id"), "kind": payload.get("kind"),
-                "status": close.get("status"), "winner": close.get("winner"),
+    return found + _review(payload, close, mode, change, touched)
+
+
+def _review(payload: dict[str, Any], close: dict[str, Any], mode: str, change: str,
+            touched: tuple[str, ...]) -> list[Draft]:
+    """The conflict's side of a settlement: closed, or (a confirm or reject of one of its
+    proposals while others still wait) left open, which only the pending channel hears."""
+    conflict_id = close.get("id") or payload.get("conflict")
+    conflict = {"conflict_id": conflict_id, "kind": payload.get("kind"),
+                "status": close.get("status") or "open", "winner": close.get("winner"),
                 "note": close.get("note"), "by": close.get("by"),
                 "fact_id": close.get("winner") or (touched[0] if touched else None),
                 "fact_ids": touched}
-    message = f"Conflict {close.get('id')} {close.get('status')}: {mode}"
-    found.append((CONFLICT_CLOSED, change, message, conflict))
+    found: list[Draft] = []
+    if close:
+        message = f"Conflict {conflict_id} {close.get('status')}: {mode}"
+        found.append((CONFLICT_CLOSED, change, message, conflict))
+    else:
+        message = f"Conflict {conflict_id} open: {mode}, other proposals still wait"
     if payload.get("kind") == ConflictKind.PENDING.value:
         found.append((PENDING_CHANGED, change, message, conflict))
     return found

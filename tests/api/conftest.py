@@ -18,6 +18,8 @@ from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
 from support.api_support import PEPPER, Api, start
+from support.llm_fixtures import llm_overrides
+from support.llm_server import LLMServer
 
 
 @pytest.fixture(scope="session")
@@ -48,3 +50,16 @@ def serve_api(settings: Settings, runtime: Runtime) -> Iterator[Callable[..., Ap
 def api(serve_api: Callable[..., Api]) -> Api:
     """The default server: authentication required, limits high enough for the tests."""
     return serve_api()
+
+
+@pytest.fixture
+def scripted_api(serve_api: Callable[..., Api], llm_server: LLMServer) -> Api:
+    """A server whose model (chat and embeddings) is the scripted test server, so remember,
+    forget and recall can succeed, with the clinical slot schema (its medication slot is
+    confirm-gated, so proposals and pendingChanged happen) and no model-call budget in the
+    way. The scripted server is reset: it answers its defaults (no facts; an answer that
+    counts the facts it was shown)."""
+    llm_server.reset()
+    return serve_api(slot_schema="preset:clinical", api_model_calls_per_min=1_000_000,
+                     embedding_base_url=llm_server.url, embedding_model="scripted",
+                     **llm_overrides(llm_server))

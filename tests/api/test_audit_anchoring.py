@@ -23,7 +23,7 @@ from support.api_support import Api, new_tenant
 
 REMEMBER = ("mutation($s: String!, $f: [FactInput!]!) { rememberFacts(space: $s, facts: $f)"
             " { action } }")
-ATTEST = "mutation($s: String!) { attest(space: $s) }"
+ATTEST = "mutation($s: String!) { attest(space: $s) { auditHead document } }"
 VERIFY = ("query($r: JSON, $deep: Boolean!) { verifyAudit(receipt: $r, deep: $deep)"
           " { ok rows problems } }")
 ACTIVE = "query($s: String!) { facts(space: $s) { totalCount } }"
@@ -50,7 +50,9 @@ def test_a_receipt_anchors_the_chain_against_a_wipe(
     writer = keys.create(tenant, "writer").token
     auditor = keys.create(tenant, "auditor").token
     api.ok(writer, REMEMBER, {"s": "bob", "f": [{"subject": "plan", "value": "pro"}]})
-    receipt = api.ok(writer, ATTEST, {"s": "bob"})["attest"]
+    attested = api.ok(writer, ATTEST, {"s": "bob"})["attest"]
+    receipt = attested["document"]
+    assert attested["auditHead"] == receipt["receipt"]["audit_head"]
     assert "audit_seq" not in receipt["receipt"], "the deployment's position is not shown"
     assert len(receipt["receipt"]["audit_head"]) == 64
     first = api.ok(auditor, VERIFY, {"r": receipt, "deep": False})["verifyAudit"]
@@ -83,8 +85,9 @@ def test_a_tenant_s_verify_describes_only_its_own_rows(
         api.ok(token, REMEMBER, {"s": "bob", "f": [{"subject": "plan", "value": "pro"}]})
         api.ok(token, ACTIVE, {"s": "bob"})
     api.flush_audit()
+    rows = len(audit.listing(store, ours, 1000))  # the verify's own row follows its report
     report = api.ok(mine, VERIFY, {"r": None, "deep": True})["verifyAudit"]
-    assert report["ok"] and report["rows"] == len(audit.listing(store, ours, 1000))
+    assert report["ok"] and report["rows"] == rows
     theirs_row = audit.listing(store, theirs, 1)[0].seq
     with store.transaction() as cur:
         cur.execute("UPDATE audit_log SET outcome = 'denied' WHERE seq = ?", (theirs_row,))

@@ -56,7 +56,8 @@ def test_viewer_describes_the_key_and_records_no_denial(api: Api) -> None:
     admin = api.key("admin", tenant)
     whole = api.ok(admin, VIEWER)["viewer"]
     assert (whole["role"], whole["allowedSpaces"], whole["tenantWide"]) == ("admin", None, True)
-    assert whole["capabilities"] == ["admin", "approve", "delete", "read", "verify", "write"]
+    assert whole["capabilities"] == ["admin", "approve", "backfill", "delete", "read", "verify",
+                                     "write"]
     api.flush_audit()
     rows = api.ok(admin, AUDIT)["auditLog"]
     assert [r for r in rows if r["outcome"] == "denied"] == []

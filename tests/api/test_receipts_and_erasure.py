@@ -177,7 +177,7 @@ def test_a_space_retention_drives_purge_until_it_is_reset(
         assert codes(body) == ["BAD_USER_INPUT"], body
         assert "no retention period" in body["errors"][0]["message"]
     else:
-        receipt = api.ok(admin, PURGE, {"s": "u"})["purge"]
+        receipt = api.ok(admin, PURGE, {"s": "u"})["purge"]["document"]
         assert receipt["receipt"]["scope"] == "expired"
         assert timedelta(days=89) < retired_before(receipt) < timedelta(days=91)
 

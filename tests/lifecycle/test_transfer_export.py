@@ -13,6 +13,7 @@ import pytest
 
 from graphmem import GraphMem
 from graphmem.errors import AccessDenied
+from graphmem.lifecycle.transfer.records import FACT_FIELDS, FACT_TIMES, iso
 from graphmem.service.context import Caller
 
 from support.transfer_support import export_lines
@@ -94,3 +95,28 @@ def test_a_tenant_export_imports_into_another_tenant(make_mem: Make, tmp_path: P
     report = make_mem(f"{other}/default/default/default").import_memory(path, tenant=True)
     assert sorted(report.spaces) == [f"{other}/ann/a/r", f"{other}/ben/a/r"]
     assert [f.value for f in make_mem(f"{other}/ben/a/r").active()] == ["MySQL"]
+
+
+def test_a_fact_record_holds_every_stored_value_under_its_own_name(make_mem: Make) -> None:
+    mem = make_mem(f"t-{uuid.uuid4().hex[:12]}/fields/a/r")
+    mem.remember_facts([{"head": "Billing", "head_type": "service", "relation": "calls",
+                         "tail": "Auth", "tail_type": "team", "cardinality": "many",
+                         "confidence": 0.8}], source="alice", text="billing calls auth",
+                       metadata={"channel": "standup"})
+    timeline(mem)
+    with mem.graph.session() as session:
+        stored = {row["node"]["id"]: row for row in session.run(
+            "MATCH (f:Fact {space: $space}) RETURN properties(f) AS node,"
+            " [(f)-[r:SUPERSEDES]->(o) | o.id] AS supersedes,"
+            " [(f)-[r:RETRACTS]->(o) | o.id] AS retracts", space=mem.key)}
+    facts = [r for r in export_lines(mem) if r["type"] == "fact"]
+    assert {r["id"] for r in facts} == set(stored)
+    assert any(r["supersedes"] for r in facts) and any(r["head_type"] for r in facts)
+    for record in facts:
+        node = stored[record["id"]]["node"]
+        assert {k: record[k] for k in FACT_FIELDS} == {k: node.get(k) for k in FACT_FIELDS}
+        assert {k: record[k] for k in FACT_TIMES} == {k: iso(node.get(k)) for k in FACT_TIMES}
+        assert record["metadata"] == json.loads(node["metadata"])
+        assert record["revisions"] == [json.loads(r) for r in node.get("revisions") or ()]
+        for kind in ("supersedes", "retracts"):
+            assert [link["id"] for link in record[kind]] == sorted(stored[record["id"]][kind])

@@ -1,8 +1,11 @@
 """Properties of reconcile on a real graph, over generated sequences of writes.
 
-Two generators, both derandomized (the same examples on every run, so a failure replays):
+Three generators, all derandomized (the same examples on every run, so a failure replays):
 - any proposal at all (every label, kind, tense, scope, source and removal wording): after
   the sequence the graph's invariants hold;
+- writes to confirm-gated slots (single-valued and list) and an undeclared one, interleaved
+  with reviews (confirm, reject, resolve, dismiss) of what is waiting: after every step the
+  invariants hold, among them that every flagged fact is in an open conflict;
 - current-tense proposals on undeclared slots (labels ADD, SUPERSEDE, RETRACT, REFINE, FLAG,
   SKIP; states and events; two scopes; three sources; confidences on both sides of the
   floor): there the rules decide every outcome, so `Expected` (the rules of seed 000 and 001
@@ -75,6 +78,11 @@ RETIRED_EVENTS = """
 MATCH (f:Fact {space: $space, kind: 'event', status: 'SUPERSEDED'})
 RETURN f.id AS id
 """
+STRANDED_FLAGGED = """
+MATCH (f:Fact {space: $space, status: 'FLAGGED_CONFLICT'})
+WHERE NOT EXISTS { MATCH (c:Conflict {status: 'open'})-[:INVOLVES]->(f) WHERE c.space = $space }
+RETURN f.id AS id, f.subject AS subject, f.value AS value
+"""
 
 
 def _check(runtime: Runtime, mem: GraphMem) -> None:
@@ -82,6 +90,8 @@ def _check(runtime: Runtime, mem: GraphMem) -> None:
         assert session.run(SINGLE_SLOT_VIOLATIONS, space=mem.key).data() == []
         assert session.run(ORPHAN_SUPERSEDED, space=mem.key).data() == []
         assert session.run(RETIRED_EVENTS, space=mem.key).data() == [], "an event was retired"
+        assert session.run(STRANDED_FLAGGED, space=mem.key).data() == [], (
+            "a flagged fact is in no open conflict: nobody can see or settle it")
         retired = set(session.run(RETIRED_IDS, space=mem.key).single()["ids"])
     assert not retired & {f.id for f in mem.active()}
 
@@ -100,6 +110,63 @@ def test_invariants_hold_after_any_sequence(runtime: Runtime,
         for facts, source, text in writes:
             mem.remember_facts(facts, text=text, source=source)
         _check(runtime, mem)
+
+
+# ---- reviews between the writes: settling never strands a held fact -------------------------
+REVIEWED_SCHEMA = {"slots": [
+    {"name": "db", "confirm": True},
+    {"name": "med", "multi": True, "confirm": True},
+]}
+reviewed_proposal = st.fixed_dictionaries({
+    "subject": st.sampled_from(("db", "db", "med", "med", "cache")),
+    "value": st.sampled_from(("MySQL", "Postgres", "Redis", "Warfarin 5mg", "Warfarin 10mg")),
+    "action": st.sampled_from(("ADD", "SUPERSEDE", "SUPERSEDE", "RETRACT", "FLAG")),
+    "time_ref": st.sampled_from(("current", "current", "current", "future")),
+    "confidence": st.sampled_from((0.4, 0.95, 0.95)),
+})
+review = st.tuples(st.sampled_from(("confirm", "reject", "resolve", "dismiss")),
+                   st.integers(0, 3), st.integers(0, 3))
+step = st.one_of(st.tuples(st.just("write"), st.lists(reviewed_proposal, min_size=1,
+                                                      max_size=3)),
+                 st.tuples(st.just("review"), review))
+
+
+def _review(mem: GraphMem, how: str, pick: int, winner: int) -> None:
+    """One review action on what is waiting now (picked by position, in a stable order)."""
+    if how in ("confirm", "reject"):
+        waiting = sorted(mem.pending(), key=lambda f: (f.recorded_at, f.value, f.subject))
+        if waiting:
+            chosen = waiting[pick % len(waiting)]
+            (mem.confirm if how == "confirm" else mem.reject)(chosen.id)
+        return
+    open_ = sorted(mem.conflicts(), key=lambda c: (c.created_at, c.subject, c.scope, c.kind))
+    if not open_:
+        return
+    conflict = open_[pick % len(open_)]
+    if how == "dismiss":
+        mem.dismiss_conflict(conflict.id)
+        return
+    involved = sorted(mem.facts_by_id(list(conflict.fact_ids), None).values(),
+                      key=lambda f: (f.recorded_at, f.value))
+    mem.resolve_conflict(conflict.id, involved[winner % len(involved)].id)
+
+
+# Each step is checked, so fewer sequences cover as many states as the other generators.
+REVIEW_RUNS = settings(PROPERTY_RUNS, max_examples=40)
+
+
+@REVIEW_RUNS
+@given(steps=st.lists(step, min_size=2, max_size=8))
+def test_invariants_hold_when_reviews_settle_conflicts_between_writes(
+        runtime: Runtime, steps: list[tuple[str, Any]]) -> None:
+    with GraphMem(space=isolation.tenant("prop"), runtime=runtime,
+                  slot_schema=REVIEWED_SCHEMA) as mem:
+        for kind, what in steps:
+            if kind == "write":
+                mem.remember_facts(what)
+            else:
+                _review(mem, *what)
+            _check(runtime, mem)
 
 
 # ---- where the rules decide: the expected outcome ------------------------------------------

@@ -49,6 +49,17 @@ STALE = timedelta(days=1)
 SPACED = tuple(c.__label__ for c in DECLARED
                if "space" in c.defined_properties(aliases=False, rels=False))
 
+# One statement per such label: a label is no parameter, and every statement is written out.
+BY_PREFIX = {
+    label: "MATCH (n:" + label + ") WHERE any(p IN $prefixes WHERE n.space STARTS WITH p)"
+           " CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS"
+    for label in ("Entity", "Fact", "Conflict", "Outbox", "OutboxFloor", "Import")}
+BY_KEY = {
+    label: "MATCH (n:" + label + ") WHERE n.space IN $keys"
+           " CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS"
+    for label in BY_PREFIX}
+assert set(BY_PREFIX) == set(SPACED), f"a spaced label without its clean-up: {SPACED}"
+
 
 def tenant(label: str = "t") -> str:
     """A tenant of this session's own (its spaces are deleted after the module)."""
@@ -119,10 +130,8 @@ def share_jars(test: Settings, developer: Settings) -> None:
 def delete_spaces(graph: GraphDriver, prefixes: tuple[str, ...]) -> None:
     """Every node of every space whose key starts with one of `prefixes`, with its edges."""
     with graph.session() as session:
-        for label in SPACED:
-            session.run(f"MATCH (n:{label}) WHERE any(p IN $prefixes WHERE n.space STARTS WITH p)"
-                        " CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS",
-                        prefixes=list(prefixes)).consume()
+        for statement in BY_PREFIX.values():
+            session.run(statement, prefixes=list(prefixes)).consume()
         session.run("MATCH (s:Space) WHERE any(p IN $prefixes WHERE s.key STARTS WITH p)"
                     " CALL (s) { DETACH DELETE s } IN TRANSACTIONS OF 1000 ROWS",
                     prefixes=list(prefixes)).consume()
@@ -154,8 +163,6 @@ def sweep_stale(graph: GraphDriver, now: datetime | None = None) -> None:
 
 def delete_exact(graph: GraphDriver, keys: list[str]) -> None:
     with graph.session() as session:
-        for label in SPACED:
-            session.run(f"MATCH (n:{label}) WHERE n.space IN $keys"
-                        " CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS",
-                        keys=keys).consume()
+        for statement in BY_KEY.values():
+            session.run(statement, keys=keys).consume()
         session.run("MATCH (s:Space) WHERE s.key IN $keys DETACH DELETE s", keys=keys).consume()

@@ -375,7 +375,7 @@ def test_the_time_slider_shows_the_superseded_value_at_an_earlier_as_of(
 def test_the_world_time_control_shows_what_was_true_then(browser: Browser,
                                                          server: Server) -> None:
     tenant = new_tenant()
-    writer = server.key("writer", tenant)
+    writer = server.key("importer", tenant)  # facts with their own validFrom: backfill
     remember(server, writer, "w", [
         {"subject": "office", "value": "Berlin", "validFrom": "2020-01-01T00:00:00+00:00",
          "validTo": "2021-01-01T00:00:00+00:00"},

@@ -57,6 +57,19 @@ def test_a_settle_entry_tells_its_changes_then_the_closed_conflict() -> None:
         "c1", "resolved", "f2", "ann")
 
 
+def test_a_settle_entry_that_leaves_its_conflict_open_tells_only_the_pending_channel() -> None:
+    found = events(entry("settle", {
+        "batches": [{"statuses": [{"id": "f2", "status": "HISTORICAL"}], "supersedes": [],
+                     "facts": []}],
+        "conflict": "c1", "close": None, "kind": "pending", "mode": "reject"}))
+    assert [(c.channel, c.change) for c in found] == [
+        (FACT_CHANGED, "rejected"), (PENDING_CHANGED, "rejected")]
+    pending = found[1]
+    assert (pending.conflict_id, pending.status, pending.fact_id, pending.winner) == (
+        "c1", "open", "f2", None)
+    assert pending.message == "Conflict c1 open: reject, other proposals still wait"
+
+
 def test_an_erase_entry_tells_ids_only() -> None:
     found = events(entry("erase", {"facts": ["f1", "f2"], "conflicts": ["c1"], "all": False}))
     assert [(c.channel, c.change) for c in found] == [

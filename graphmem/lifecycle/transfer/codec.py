@@ -34,8 +34,11 @@ class TamperedExport(InvalidInput):
     """An export that is not whole or not as its deployment wrote it; nothing was written."""
 
 
+_CANONICAL = json.JSONEncoder(sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
 def canonical(record: Mapping[str, Any]) -> str:
-    return json.dumps(record, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+    return _CANONICAL.encode(record)
 
 
 def link(previous: str, body: str) -> str:
@@ -54,12 +57,13 @@ class Writer:
 
     def write(self, record: Mapping[str, Any]) -> None:
         body = canonical(record)
-        self.chain = link(self.chain, body)
+        data = body.encode()
+        self.chain = hashlib.sha256(b"%s\n%s" % (self.chain.encode(), data)).hexdigest()
         line = f'{body[:-1]},"chain":"{self.chain}"}}\n'
         self.out.write(line)
         self.counts[str(record["type"])] += 1
         self.lines += 1
-        self.bytes += len(line.encode())
+        self.bytes += len(data) + len(line) - len(body)  # what is added to the body is ASCII
 
     def finish(self, signer: Signer, fields: Mapping[str, Any]) -> dict[str, Any]:
         """Write the manifest (its `fields` plus counts, hash, key) and return it."""

@@ -126,14 +126,18 @@ class SpaceExport:
 
     def facts(self) -> Iterator[dict[str, Any]]:
         """One streamed scan of the space's facts (a read of its own, so a space of any
-        size is never held in memory), in an order an import can link as it goes."""
+        size is never held in memory here), a page of facts to a driver record, in an order
+        an import can link as it goes."""
         order = self.order
         with self.runtime.graph.session(default_access_mode=neo4j.READ_ACCESS) as session:
-            for row in session.run(query("transfer/export_facts"), space=self.space):
-                record = records.fact_record(row["fact"], self.space)
-                found = record if self.req.as_of is None else asof.fact(record, self.req.as_of)
-                if found is not None:
-                    yield from self._flagged(order.add(found))
+            for row in session.run(query("transfer/export_facts"), space=self.space,
+                                   page=PAGE):
+                for fact in row["facts"]:
+                    record = records.fact_record(fact, self.space)
+                    found = (record if self.req.as_of is None
+                             else asof.fact(record, self.req.as_of))
+                    if found is not None:
+                        yield from self._flagged(order.add(found))
         yield from self._flagged(order.rest())
 
     def exported(self, ids: list[str]) -> list[str]:

@@ -93,10 +93,13 @@ def test_limit_multiplies_like_first_given_or_by_default() -> None:
                     {"n": 3})[0] == 1 + 3 * 2
 
 
-def test_each_hop_past_the_first_doubles_the_cost() -> None:
-    one, four = (measured(f"{{ neighbourhood(limit: 10, hops: {h}) {{ paths {{ length }} }} }}"
-                          )[0] for h in (1, 4))
-    assert (one, four) == (1 + 10 * 2, 1 + 10 * 8 * 2)
+def test_each_hop_past_the_first_doubles_the_paths_walked() -> None:
+    one, two, four = (measured(f"{{ neighbourhood(limit: 10, hops: {h})"
+                               f" {{ paths {{ length }} }} }}")[0] for h in (1, 2, 4))
+    # the page is returned once; the walk to find it costs the page (2^(hops-1) - 1) more
+    assert (one, two, four) == (1 + 10 * 2, 1 + 10 * 2 + 10 * 1, 1 + 10 * 2 + 10 * 7)
+    deep = measured("{ neighbourhood(limit: 1000, hops: 30) { paths { length } } }")[0]
+    assert deep > 5000, "a deep walk over a large page is refused by the default budget"
 
 
 def test_model_calling_fields_cost_and_count_each_call() -> None:

@@ -32,7 +32,7 @@ const Neighbourhood = graphql(`
   query Neighbourhood($space: String!, $type: String!, $name: String!, $hops: Int!,
                       $asOf: DateTime, $validAt: DateTime) {
     neighbourhood(space: $space, type: $type, name: $name, hops: $hops, asOf: $asOf,
-                  validAt: $validAt, limit: 500) {
+                  validAt: $validAt, limit: 150) {
       truncated
       start { key type name }
       entities { key type name }
@@ -45,7 +45,7 @@ const Related = graphql(`
   query RelatedPaths($space: String!, $question: String!, $hops: Int!, $asOf: DateTime,
                      $validAt: DateTime) {
     recallRelated(space: $space, question: $question, hops: $hops, asOf: $asOf,
-                  validAt: $validAt, answer: false, limit: 500) {
+                  validAt: $validAt, answer: false, limit: 150) {
       truncated
       matchedBy
       notes
