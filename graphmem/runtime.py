@@ -19,6 +19,7 @@ from graphmem.errors import GraphMemError
 from graphmem.graph import migrations as graph_migrations
 from graphmem.graph.driver import GraphDriver, unavailable
 from graphmem.graph.outbox import Outbox
+from graphmem.graph.space_locks import SpaceLocks
 from graphmem.mirror import migrations as store_migrations
 from graphmem.mirror.audit import AuditCall
 from graphmem.mirror.db import RelationalStore
@@ -46,6 +47,7 @@ class Runtime:
         self.graph = graph
         self.store = store
         self._lock = threading.RLock()
+        self.space_locks = SpaceLocks()  # this process's transactions that lock a Space node
         self._shared_embedder = embedder is not None
         self._embedder: Embeddings | None = embedder
         self._llm: LLM | None = None
@@ -126,7 +128,7 @@ class Runtime:
         from graphmem.recall.vectors import VectorIndex
 
         return self._once("_ranker", lambda: Ranker(self.graph, VectorIndex(
-            self.graph, lambda: self.embedder, self.settings.vector_cache)))
+            self.graph, lambda: self.embedder, self.settings.vector_cache, self.space_locks)))
 
     @property
     def embed_worker(self) -> EmbedWorker:
@@ -160,7 +162,8 @@ class Runtime:
             return result
 
         try:
-            result: T = self.graph.execute(attempt)
+            with self.space_locks.held(space):
+                result: T = self.graph.execute(attempt)
         except (ServiceUnavailable, SessionExpired) as e:
             raise unavailable(self.settings, e) from e
         except Neo4jError as e:

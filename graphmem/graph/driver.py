@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager, nullcontext
 from typing import Any, TypeVar
@@ -15,6 +16,8 @@ from graphmem.graph.statements import query
 from graphmem.settings import Settings
 
 T = TypeVar("T")
+
+log = logging.getLogger(__name__)
 
 
 def unavailable(settings: Settings, error: Exception) -> Neo4jUnavailable:
@@ -98,22 +101,36 @@ class GraphDriver:
 
         return self.execute(work)
 
-    def execute(self, fn: Callable[..., T], /, *args: Any, write: bool = True) -> T:
+    def write_once(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
+        """A named write statement, one attempt: a transient failure is raised to the caller
+        (who may retry it without holding what it held around this attempt)."""
+
+        def work(tx: ManagedTransaction) -> list[dict[str, Any]]:
+            return [record.data() for record in tx.run(query(name), params)]
+
+        return self.execute(work, retry=False)
+
+    def execute(self, fn: Callable[..., T], /, *args: Any, write: bool = True,
+                retry: bool = True) -> T:
         """A managed transaction that fails fast when Neo4j is down.
 
         The first attempt runs without the driver's retries. If it fails on a transient
         error, or loses its connection while the server still answers (a restarted server,
         a stale pooled connection), it runs again with them; if the server does not answer,
-        Neo4jUnavailable is raised at once instead of after 30 s of retries."""
+        Neo4jUnavailable is raised at once instead of after 30 s of retries. `retry=False`:
+        the first attempt's failure is raised as it is."""
         try:
             with self.session(max_transaction_retry_time=0.0) as session, _pipelined(session):
                 run_tx = session.execute_write if write else session.execute_read
                 return run_tx(fn, *args)
         except Neo4jUnavailable:
             self.verify()
-        except Neo4jError as e:
-            if not e.is_retryable():
+            if not retry:
                 raise
+        except Neo4jError as e:
+            if not e.is_retryable() or not retry:
+                raise
+            log.warning("transaction failed and will be retried: %s", e.code or e)
         with self.session() as session, _pipelined(session):
             run_tx = session.execute_write if write else session.execute_read
             return run_tx(fn, *args)

@@ -52,7 +52,11 @@ def facts(graph: GraphDriver, space: str, subject: str | None = None,
         name = "facts/valid_at" if subject is None else "traversal/subject_valid_at"
         rows = read_one(graph, name, space=space, subject=subject, at=valid_at)
         return [row_to_fact(r["fact"]) for r in rows]
-    rows = read_one(graph, "facts/hot", space=space, subject=subject, statuses=list(statuses))
+    if subject is not None:
+        rows = read_one(graph, "facts/subject_hot", space=space, subject=subject,
+                        statuses=list(statuses))
+    else:
+        rows = read_one(graph, "facts/hot", space=space, subject=None, statuses=list(statuses))
     return [row_to_fact(r["fact"]) for r in rows]
 
 

@@ -189,6 +189,6 @@ def restore(runtime: Runtime, spaces: Iterable[str] | None = None, embed: bool =
 def _embed(runtime: Runtime, space: str, ids: list[str]) -> None:
     from graphmem.recall.vectors import VectorIndex
 
-    vectors = VectorIndex(runtime.graph, lambda: runtime.embedder)
+    vectors = VectorIndex(runtime.graph, lambda: runtime.embedder, space_locks=runtime.space_locks)
     for start in range(0, len(ids), 256):
         vectors.store(space, ids[start:start + 256])

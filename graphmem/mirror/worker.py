@@ -3,7 +3,8 @@
 After each pass the worker calls `idle` (the mirror's periodic chores: the checkpoint file's
 time rule, other processes' erasures).
 
-A write wakes the worker at once (`wake`), so the mirror follows within milliseconds; so
+A write wakes the worker at once (`wake`), which lets further writes commit for LINGER
+seconds and then applies them together, so the mirror follows within tens of milliseconds; so
 does a space's first use in this process, which drains what a crash left there. In server
 mode (`follow_everything`) every space is drained at start-up and every
 GRAPHMEM_MIRROR_INTERVAL seconds, and applied entries past GRAPHMEM_OUTBOX_KEEP_SECONDS are
@@ -28,6 +29,9 @@ from graphmem.settings import Settings
 log = logging.getLogger(__name__)
 
 PRUNE_EVERY = 60.0
+# Seconds a woken worker lets further writes commit before its pass, so one relational
+# transaction (and one signing run) applies many of them; `flush` and `drain` never wait on it.
+LINGER = 0.02
 
 
 class Worker:
@@ -89,6 +93,7 @@ class Worker:
     def _run(self) -> None:
         pruned_at = full_at = 0.0
         while not self._stop.is_set():
+            self._stop.wait(LINGER)
             self._wake.clear()
             everything = (self._everything
                           and time.monotonic() - full_at >= self._settings.mirror_interval)

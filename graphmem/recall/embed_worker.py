@@ -2,7 +2,8 @@
 
 A write commits its facts (with their search text, so full-text finds them at once) and hands
 their ids to this worker; a daemon thread embeds whatever has queued up, many writes per model
-call, and stores the vectors. The write does not wait for the model, so its latency is the
+call, and stores the vectors (it lets writes queue for up to LINGER seconds first, unless a read
+waits). The write does not wait for the model, so its latency is the
 graph's alone.
 
 Reads that rank by vector (`recall`, the extractor's context) call `wait(space)` first: it
@@ -44,6 +45,10 @@ log = logging.getLogger(__name__)
 # Texts per model call: one call covers any remember(text) (a message yields a few facts), and
 # a query, which waits for the call in progress (~5 ms a text on one thread), waits < 1 s.
 BATCH = 128
+# Seconds the first queued write waits for more to share its model call and its transaction
+# (unless a reader waits, or a batch is full): with writes every few milliseconds, one store
+# per write cost the writer's core as much CPU as the write itself.
+LINGER = 0.05
 BACKFILL_PAGE = 10_000
 CLOSE_WAIT = 60.0  # seconds closing waits for queued embeddings (a first model load included)
 JOIN_WAIT = 30.0  # then for the model call in progress, so torch is idle when Python exits
@@ -55,11 +60,13 @@ class EmbedWorker:
     """One per Runtime; `submit` never blocks on the model."""
 
     def __init__(self, graph: GraphDriver, store: Store, wait_seconds: float = 5.0,
-                 batch: int = BATCH) -> None:
+                 batch: int = BATCH, linger: float = LINGER) -> None:
         self.graph = graph
         self._store = store
         self.wait_seconds = wait_seconds
         self.batch = batch
+        self.linger = linger
+        self._waiting = 0  # readers (wait, flush) blocked on the worker: it stops lingering
         self._queue: deque[_Item] = deque()
         self._cond = threading.Condition()
         self._submitted = 0  # tickets handed out
@@ -99,13 +106,18 @@ class EmbedWorker:
             if ticket is None or self._done >= ticket:
                 return True
             deadline = time.monotonic() + limit
-            while self._done < ticket:
-                left = deadline - time.monotonic()
-                if left <= 0 or not self._running():
-                    log.warning("facts of space %s are still being embedded after %.1f s; this"
-                                " read ranks them by full-text only", space, limit)
-                    return False
-                self._cond.wait(left)
+            self._waiting += 1
+            self._cond.notify_all()
+            try:
+                while self._done < ticket:
+                    left = deadline - time.monotonic()
+                    if left <= 0 or not self._running():
+                        log.warning("facts of space %s are still being embedded after %.1f s;"
+                                    " this read ranks them by full-text only", space, limit)
+                        return False
+                    self._cond.wait(left)
+            finally:
+                self._waiting -= 1
             return True
 
     def flush(self, timeout: float | None = None) -> bool:
@@ -114,11 +126,16 @@ class EmbedWorker:
         with self._cond:
             ticket = self._submitted
             deadline = None if timeout is None else time.monotonic() + timeout
-            while self._done < ticket and self._running():
-                left = None if deadline is None else deadline - time.monotonic()
-                if left is not None and left <= 0:
-                    return False
-                self._cond.wait(left)
+            self._waiting += 1
+            self._cond.notify_all()
+            try:
+                while self._done < ticket and self._running():
+                    left = None if deadline is None else deadline - time.monotonic()
+                    if left is not None and left <= 0:
+                        return False
+                    self._cond.wait(left)
+            finally:
+                self._waiting -= 1
             return self._done >= ticket
 
     def close(self, timeout: float | None = CLOSE_WAIT) -> None:
@@ -178,6 +195,7 @@ class EmbedWorker:
             with self._cond:
                 while not self._queue and not self._closed:
                     self._cond.wait()
+                self._linger()
                 if self._closed:  # close() counts what is left for the backfill
                     return
                 work = list(self._queue)
@@ -195,6 +213,16 @@ class EmbedWorker:
                     if ticket <= self._done:
                         del self._pending[space]
                 self._cond.notify_all()
+
+    def _linger(self) -> None:
+        """(Holding the condition.) Let more writes queue up, for at most `linger` seconds:
+        until a batch is full, a reader waits, or the worker closes."""
+        deadline = time.monotonic() + self.linger
+        while not self._closed and not self._waiting:
+            left = deadline - time.monotonic()
+            if left <= 0 or sum(len(item.ids) for item in self._queue) >= self.batch:
+                return
+            self._cond.wait(left)
 
     def _embed(self, space: str, ids: list[str]) -> int:
         """Chunk by chunk; closing stops it between chunks (the rest is backfilled later)."""

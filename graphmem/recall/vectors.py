@@ -18,6 +18,7 @@ from neo4j.exceptions import DriverError, Neo4jError
 from graphmem.embeddings import EmbedderUnavailable, Embeddings, Vector
 from graphmem.errors import ConfigError, GraphMemError
 from graphmem.graph.driver import GraphDriver
+from graphmem.graph.space_locks import SpaceLocks
 from graphmem.model import Action, Result
 from graphmem.recall.text import fact_text
 from graphmem.recall.vector_cache import VectorCache
@@ -25,6 +26,8 @@ from graphmem.recall.vector_cache import VectorCache
 log = logging.getLogger(__name__)
 
 INDEX = "fact_embedding"
+STORE_ATTEMPTS = 4  # a transient failure (a lock timeout, a restart) is retried this often
+RETRY_PAUSE = 0.2  # seconds before the first retry, doubled each time
 QUIET_SECONDS = 60.0  # while the embedder stays down, one log line per this many seconds
 # Results whose fact_id names a fact this write created or changed (a tombstone included).
 _WRITTEN = frozenset({Action.ADD, Action.SUPERSEDE, Action.COEXIST, Action.FLAG,
@@ -85,8 +88,9 @@ class VectorIndex:
     """The vector side of retrieval for one Runtime: the embedder and the index it feeds."""
 
     def __init__(self, graph: GraphDriver, embedder: Callable[[], Embeddings],
-                 cache_budget: int = 0) -> None:
+                 cache_budget: int = 0, space_locks: SpaceLocks | None = None) -> None:
         self.graph = graph
+        self.space_locks = space_locks or SpaceLocks()
         self._embedder = embedder
         self.cache = VectorCache(graph, cache_budget)
         self._dimensions: int | None = None
@@ -134,14 +138,29 @@ class VectorIndex:
                 return 0
             texts = [fact_text(r["subject"], r["value"], r["scope"]) for r in rows]
             vectors = self._vectors(texts)
-            self.graph.write("recall/set_embeddings", space=space, rows=[
-                {"id": r["id"], "text": t, "vector": v}
+            self._set(space, rows[0]["space_node"], [
+                {"id": r["id"], "node": r["node"], "text": t, "vector": v}
                 for r, t, v in zip(rows, texts, vectors, strict=True)])
         except (GraphMemError, Neo4jError, DriverError) as e:
             log.error("stored %d fact(s) but could not index them for retrieval: %s",
                       len(fact_ids), e)
             return 0
         return sum(v is not None for v in vectors)
+
+    def _set(self, space: str, space_node: str, rows: list[dict[str, object]]) -> None:
+        """Store the rows, never beside this process's writer of the space (the space's
+        in-process lock, held for one attempt at a time so that a retry never keeps a writer
+        waiting)."""
+        for attempt in range(STORE_ATTEMPTS):
+            try:
+                with self.space_locks.held(space):
+                    self.graph.write_once("recall/set_embeddings", space=space,
+                                          space_node=space_node, rows=rows)
+                return
+            except Neo4jError as e:
+                if not e.is_retryable() or attempt == STORE_ATTEMPTS - 1:
+                    raise
+            time.sleep(RETRY_PAUSE * 2 ** attempt)
 
     def _vectors(self, texts: list[str]) -> list[Vector | None]:
         if not texts:

@@ -70,7 +70,8 @@ def test_relationship_types_are_never_query_text() -> None:
 
 
 # Statements whose rows become Facts through row_to_fact.
-FACT_READS = ("facts/as_of", "facts/get", "facts/history", "facts/hot", "facts/recent_retired",
+FACT_READS = ("facts/as_of", "facts/get", "facts/history", "facts/hot", "facts/subject_hot",
+              "facts/recent_retired",
               "facts/valid_at", "entities/facts", "entities/history",
               "traversal/facts_by_id", "traversal/subject_as_of", "traversal/subject_valid_at",
               "remember/lock_and_load", "facts/page", "facts/by_ids", "facts/superseded_by",

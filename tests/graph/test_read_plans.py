@@ -1,6 +1,6 @@
-"""The read statements behind as-of, history, entity views and recall_related seek indexes:
-never a label scan of every Fact or Entity, whatever the size of the space, planned once on an
-empty and once on a populated database (`plan_graph`)."""
+"""The read statements behind as-of, history, a subject's current facts, entity views and
+recall_related seek indexes: never a label scan of every Fact or Entity, whatever the size of
+the space, planned once on an empty and once on a populated database (`plan_graph`)."""
 
 from __future__ import annotations
 
@@ -22,6 +22,7 @@ READS: list[tuple[str, dict[str, Any]]] = [
     ("traversal/expand", {"frontier": ["person:a"], "fanout": 101, "budget": 200, "as_of": None,
                       "valid_at": None, "starts": True}),
     ("traversal/facts_by_id", {"ids": ["f1", "f2"]}),
+    ("facts/subject_hot", {"subject": "s", "statuses": ["ACTIVE"]}),
 ]
 
 

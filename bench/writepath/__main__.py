@@ -1,0 +1,233 @@
+"""bench/writepath: where a single-fact `remember_facts` spends its time, beside the raw floor.
+
+    python -m bench.writepath                 # a space of 1,000 facts, 300 probed writes
+    python -m bench.writepath --size 5000 --writes 500
+
+In one run, on the same Neo4j: the raw floor (a bare one-statement and two-statement
+`execute_write` of the official driver), single-fact writes interleaved with it, then the
+probed writes: Bolt round trips per write (by thread), Neo4j's own time per statement, CPU
+per write of every thread of this process (the writer, the mirror's worker and marks
+thread, the embedding thread) and of the Neo4j server, and the indexes a write updates.
+Embeddings are stubbed (bench/stub_embed.py): the engine is measured, not the model.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+import uuid
+from collections import defaultdict
+from typing import Any
+
+from bench.floor import Floor
+from bench.probe import bolt_server_pid, deadlock_log, probing, process_cpu, thread_cpu
+from bench.reconcile.__main__ import workload
+from bench.results import percentile, write_section
+from bench.stub_embed import open_runtime
+from graphmem import GraphMem
+
+WRITER = "MainThread"
+
+
+def grow(mem: GraphMem, size: int, seed: int = 7) -> Any:
+    """The space filled to `size` facts in batches; returns the workload's stream."""
+    stream = workload(seed)
+    written = 0
+    while written < size:
+        n = min(500, size - written)
+        mem.remember_facts([next(stream) for _ in range(n)])
+        written += n
+    settle(mem)
+    return stream
+
+
+def settle(mem: GraphMem) -> None:
+    """Background work caught up: vectors stored, outbox applied and marked."""
+    mem.wait_for_embeddings(120)
+    mem.runtime.mirror.flush()
+    mem.runtime.mirror.mark_applied()
+
+
+def interleaved(mem: GraphMem, floor: Floor, stream: Any, writes: int
+                ) -> dict[str, list[float]]:
+    """Single writes timed beside the one- and two-statement floor, in turn."""
+    times: dict[str, list[float]] = defaultdict(list)
+    for i in range(writes):
+        order = ("write", "one", "two") if i % 2 else ("two", "one", "write")
+        for kind in order:
+            t = time.perf_counter()
+            if kind == "write":
+                mem.remember_facts([next(stream)])
+            elif kind == "one":
+                floor.one()
+            else:
+                floor.two()
+            times[kind].append(time.perf_counter() - t)
+    return times
+
+
+def probed(mem: GraphMem, stream: Any, writes: int, server: int | None) -> dict[str, Any]:
+    """Round trips, statements, server time and CPU of `writes` single writes, the
+    background catch-up included (measured until it has caught up)."""
+    settle(mem)
+    cpu0, srv0, t0 = thread_cpu(), _cpu(server), time.perf_counter()
+    with probing() as probe:
+        for _ in range(writes):
+            mem.remember_facts([next(stream)])
+        wall = time.perf_counter() - t0
+        cpu_writes = thread_cpu()
+        settle(mem)
+    cpu1, srv1 = thread_cpu(), _cpu(server)
+    writer_cpu = cpu_writes.get(WRITER, 0.0) - cpu0.get(WRITER, 0.0)
+    threads = {name: (cpu1.get(name, 0.0) - cpu0.get(name, 0.0)) * 1e3 / writes
+               for name in set(cpu0) | set(cpu1)}
+    threads[WRITER] = writer_cpu * 1e3 / writes  # the writes alone, not the settling
+    return {"wall_ms": wall * 1e3 / writes, "threads": threads,
+            "server_ms": None if srv0 is None or srv1 is None else (srv1 - srv0) * 1e3 / writes,
+            "round_trips": {k: v / writes for k, v in probe.round_trips.items()},
+            "statements": {f"{t} {n}": v / writes for (t, n), v in probe.statements.items()},
+            "statement_ms": {n: v / writes for n, v in probe.server_ms.items()}}
+
+
+def _cpu(pid: int | None) -> float | None:
+    return None if pid is None else process_cpu(pid)
+
+
+def indexes(floor: Floor) -> list[str]:
+    """The indexes a single-fact write updates: those over a label it writes nodes of
+    (Fact, Entity, Outbox, Space) whose properties those nodes carry."""
+    rows = floor.read("SHOW INDEXES YIELD name, type, entityType, labelsOrTypes,"
+                              " properties WHERE entityType = 'NODE' RETURN *")
+    return [f"{r['name']} ({r['type'].lower()}: {', '.join(r['labelsOrTypes'] or ['any'])}"
+            f"{'(' + ', '.join(r['properties']) + ')' if r['properties'] else ''})"
+            for r in rows]
+
+
+def report(args: argparse.Namespace, times: dict[str, list[float]], probe: dict[str, Any],
+           deadlocks: int, index_rows: list[str], load: tuple[float, float]) -> str:
+    p50 = {k: percentile(v, 50) * 1e3 for k, v in times.items()}
+    p99 = {k: percentile(v, 99) * 1e3 for k, v in times.items()}
+    lines = [f"Shared machine, load average (1 min) {load[0]:.1f} at start and {load[1]:.1f}"
+             f" at end on {os.cpu_count()} cores: figures are not final; ratios are of one run.",
+             "", f"Space of {args.size:,} facts, {args.writes} single-fact writes interleaved"
+             " with the floor, then {0} probed writes. Embeddings stubbed.".format(args.writes),
+             "", "| | p50 (ms) | p99 (ms) | ÷ two-statement floor (p50) |",
+             "| --- | ---: | ---: | ---: |"]
+    labels = {"one": "raw `execute_write`, 1 statement",
+              "two": "raw `execute_write`, 2 statements", "write": "`remember_facts`, one fact"}
+    for kind in ("one", "two", "write"):
+        lines.append(f"| {labels[kind]} | {p50[kind]:.2f} | {p99[kind]:.2f} |"
+                     f" {p50[kind] / p50['two']:.2f}× |")
+    rt = probe["round_trips"]
+    lines += ["", "Bolt round trips per write, by thread: " + ", ".join(
+        f"{k} **{v:.2f}**" for k, v in sorted(rt.items())) + "."]
+    lines += ["", "Statements per write (thread, statement: count per write; Neo4j's own time"
+              " per write, `t_first`+`t_last`, all threads):", "",
+              "| thread | statement | per write | Neo4j ms per write |",
+              "| --- | --- | ---: | ---: |"]
+    for key, count in sorted(probe["statements"].items()):
+        thread, name = key.split(" ", 1)
+        lines.append(f"| {thread} | {name} | {count:.2f} |"
+                     f" {probe['statement_ms'].get(name, 0.0) / max(count, 1e-9) * count:.3f} |")
+    threads = probe["threads"]
+    total = sum(threads.values())
+    lines += ["", "CPU per write (ms), this process by thread (background threads measured"
+              " until they caught up):", "", "| thread | CPU ms per write |", "| --- | ---: |"]
+    for name, ms in sorted(threads.items(), key=lambda kv: -kv[1]):
+        if ms >= 0.005:
+            lines.append(f"| {name} | {ms:.2f} |")
+    lines.append(f"| **process total** | **{total:.2f}** |")
+    server = probe["server_ms"]
+    lines.append(f"| Neo4j server process (shared with other users of this machine) |"
+                 f" {server:.2f} |" if server is not None else "| Neo4j server | not measured |")
+    lines += ["", f"Wall time per probed write: {probe['wall_ms']:.2f} ms. Deadlock failures in"
+              f" the driver's log over the whole run: **{deadlocks}**."]
+    lines += ["", "Node indexes of the database (a new fact updates every Fact index whose"
+              " properties it carries; the embedding thread then updates `fact_search`,"
+              " `fact_vector_seq` and `fact_embedding` again; the mirror's marks update"
+              " `outbox_pending`): " + "; ".join(index_rows) + "."]
+    return "\n".join(lines)
+
+
+def lock_run(runtime: Any, writes: int, writers: int = 8) -> str:
+    """`writes` single-fact writes by one writer, then by `writers` threads on as many spaces
+    (writes ÷ writers each): deadlocks counted from the driver's log, aggregate rates."""
+    import threading
+
+    tag = uuid.uuid4().hex[:8]
+    with deadlock_log() as log:
+        with GraphMem(space=f"bench-locks-1-{tag}", runtime=runtime) as mem:
+            stream = workload(11)
+            t = time.perf_counter()
+            for _ in range(writes):
+                mem.remember_facts([next(stream)])
+            single = writes / (time.perf_counter() - t)
+            settle(mem)
+        single_deadlocks = log.deadlocks
+        mems = [GraphMem(space=f"bench-locks-8-{tag}-{i}", runtime=runtime)
+                for i in range(writers)]
+        each = writes // writers
+        start = threading.Barrier(writers + 1)
+
+        def writer(mem: GraphMem, seed: int) -> None:
+            stream = workload(seed)
+            start.wait()
+            for _ in range(each):
+                mem.remember_facts([next(stream)])
+
+        threads = [threading.Thread(target=writer, args=(m, 20 + i))
+                   for i, m in enumerate(mems)]
+        for th in threads:
+            th.start()
+        start.wait()
+        t = time.perf_counter()
+        for th in threads:
+            th.join()
+        many = each * writers / (time.perf_counter() - t)
+        for mem in mems:
+            settle(mem)
+            mem.close()
+        many_deadlocks = log.deadlocks - single_deadlocks
+    return (f"Deadlocks: {writes:,} single-fact writes by one writer: **{single_deadlocks}**"
+            f" DeadlockDetected in the driver's log ({single:,.0f} writes/s); {writers} writers"
+            f" on {writers} spaces, {each:,} writes each: **{many_deadlocks}** ({many:,.0f}"
+            f" writes/s together, **{many / single:.2f}×** the single writer).")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--size", type=int, default=1000)
+    parser.add_argument("--writes", type=int, default=300)
+    parser.add_argument("--no-save", action="store_true", help="print, do not write RESULTS.md")
+    parser.add_argument("--locks", type=int, default=0,
+                        help="also N writes by one writer and by 8 writers on 8 spaces,"
+                             " counting deadlocks (the issue's run: 10000)")
+    args = parser.parse_args()
+    load0 = os.getloadavg()[0]
+    runtime = open_runtime()
+    server = bolt_server_pid()
+    tag = uuid.uuid4().hex[:8]
+    try:
+        with deadlock_log() as log, Floor(runtime.settings, f"bench-floor-{tag}") as floor, \
+                GraphMem(space=f"bench-writepath-{tag}", runtime=runtime) as mem:
+            stream = grow(mem, args.size)
+            times = interleaved(mem, floor, stream, args.writes)
+            probe = probed(mem, stream, args.writes, server)
+            index_rows = indexes(floor)
+            deadlocks = log.deadlocks
+        locks = lock_run(runtime, args.locks) if args.locks else ""
+    finally:
+        runtime.close()
+    body = report(args, times, probe, deadlocks, index_rows, (load0, os.getloadavg()[0]))
+    if locks:
+        body += "\n\n" + locks
+    print(body)
+    if not args.no_save:
+        flags = f" --locks {args.locks}" if args.locks else ""
+        write_section("Write path", f"Command: `python -m bench.writepath --size {args.size}"
+                      f" --writes {args.writes}{flags}`\n\n{body}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,31 @@
+"""One in-process lock per space, held around every transaction of this process that takes the
+space's Space-node lock: a write, and the embedding thread's storing of vectors.
+
+Neo4j serialises them on the Space node anyway; doing it here first means two transactions
+of one process never wait for each other inside Neo4j, where its deadlock detector (which
+tracks waits by lock client, and a client outlives its transaction) has reported a writer
+and the embedding thread of the same process as a cycle and aborted one of them. Writers of
+other processes still queue on the Space node.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+
+class SpaceLocks:
+    def __init__(self) -> None:
+        self._guard = threading.Lock()
+        self._locks: dict[str, threading.RLock] = {}
+
+    @contextmanager
+    def held(self, space: str) -> Iterator[None]:
+        """Hold `space`'s lock for the block (re-entrant in one thread)."""
+        with self._guard:
+            lock = self._locks.get(space)
+            if lock is None:
+                lock = self._locks[space] = threading.RLock()
+        with lock:
+            yield
