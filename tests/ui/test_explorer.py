@@ -272,6 +272,10 @@ def test_an_action_that_lost_a_race_says_so(browser: Browser, server: Server,
         expect(alert).to_contain_text("is already dismissed")
         expect(card).to_have_count(0)  # read again, although no event reached the page
         expect(page.get_by_test_id("count-conflicts")).to_have_text("0")
+        for _ in range(300):  # the feed polls the outbox: wait for its event, held at the gate
+            if gate.held:
+                break
+            page.wait_for_timeout(100)
         assert gate.held, "the other worker's change did reach the server's feed"
         watch.assert_clean()
     finally:
