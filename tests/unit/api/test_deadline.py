@@ -73,16 +73,17 @@ def test_work_inside_the_deadline_returns_its_value() -> None:
 
 def test_the_collector_s_time_is_not_the_document_s() -> None:
     heap = [[i] for i in range(1_500_000)]  # a full collection walks every one of these
+    started = time.thread_time()
+    gc.collect()
+    collection = time.thread_time() - started  # this machine's cost of one full collection
 
     def work() -> str:
-        started = time.thread_time()
-        gc.collect()
-        assert time.thread_time() - started > 0.02, "the collection must outlast the deadline"
+        gc.collect()  # longer than the whole deadline below
         for _ in range(20):
             graphql.parse(DOCUMENT)
         return graphql.parse(DOCUMENT).kind
 
     try:
-        assert within(0.02, work) == "document"
+        assert within(collection / 4, work) == "document"
     finally:
         del heap
