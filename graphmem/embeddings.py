@@ -106,7 +106,7 @@ class LocalEmbedder:
                     # 2 cores were busy); a server embeds concurrent requests side by side.
                     torch.set_num_threads(self.threads)
 
-                    hf_logging.disable_progress_bar()  # type: ignore[no-untyped-call]
+                    hf_logging.disable_progress_bar()
                     self._model = SentenceTransformer(str(self.path), device="cpu",
                                                       local_files_only=True)
                 except (ImportError, OSError, ValueError, RuntimeError) as e:
