@@ -112,13 +112,13 @@ class LocalNeo4j:
                 f"{pw_file} is missing but the database already exists: restore the file,"
                 f" or remove {self.root / 'data'} to start over"
             )
-        password = secrets.token_urlsafe(24)
+        password = new_password()
         fd = os.open(pw_file, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
         with os.fdopen(fd, "w") as fh:
             fh.write(password + "\n")
         proc = subprocess.run(
             [java_bin(), "-cp", f"{self.lib}/*", ADMIN_CLASS, "dbms", "set-initial-password",
-             password], env=self._env(), capture_output=True, text=True, check=False)
+             "--", password], env=self._env(), capture_output=True, text=True, check=False)
         if proc.returncode != 0:
             pw_file.unlink()
             raise ManagedNeo4jError(f"could not set the initial password: {proc.stderr.strip()}")
@@ -226,6 +226,12 @@ class LocalNeo4j:
         env["NEO4J_HOME"] = str(self.root)
         env["NEO4J_CONF"] = str(self.conf)
         return env
+
+
+def new_password() -> str:
+    """A generated password: letters and digits only, so no character of it is ever read as
+    an option or needs quoting in a shell or a URI."""
+    return secrets.token_hex(24)
 
 
 def java_bin() -> str:

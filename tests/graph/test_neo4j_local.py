@@ -22,6 +22,7 @@ from typer.testing import CliRunner
 from graphmem.cli import app
 from graphmem.errors import ManagedNeo4jError
 from graphmem.graph.driver import GraphDriver
+from graphmem.neo4j_local import manager
 from graphmem.neo4j_local.manager import LocalNeo4j
 from graphmem.settings import Settings, load_settings
 
@@ -233,3 +234,24 @@ def test_managing_is_refused_when_an_external_uri_is_set(tmp_path: Path) -> None
     assert result.exit_code == 1
     assert "GRAPHMEM_NEO4J_URI is set (bolt://127.0.0.1:1)" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_generated_password_that_looks_like_an_option_is_still_set(
+    managed: LocalNeo4j, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Neo4j's admin tool reads an argument that starts with `-` as an option; the password
+    follows `--`, so whatever characters it holds it is set, not refused with a help text."""
+    home = tmp_path / "home"
+    (home / "neo4j").mkdir(parents=True)
+    (home / "neo4j" / "lib").symlink_to(managed.lib.resolve(), target_is_directory=True)
+    monkeypatch.setattr(manager, "new_password", lambda: "-h-looks-like-an-option")
+    local = LocalNeo4j(fake_settings(home))
+    assert "installed" in local.install()
+    assert local.settings.password_file.read_text().strip() == "-h-looks-like-an-option"
+    assert (home / "neo4j" / "data" / "dbms" / "auth.ini").is_file()
+
+
+def test_generated_passwords_are_letters_and_digits() -> None:
+    passwords = {manager.new_password() for _ in range(200)}
+    assert len(passwords) == 200
+    assert all(re.fullmatch(r"[0-9a-f]{48}", p) for p in passwords)

@@ -97,6 +97,14 @@ def test_wheel_installs_our_folders_inside_the_graphmem_namespace(wheel: Path) -
     assert not [n for n in names if n.startswith(("graphmem/tests", "tests/"))]
 
 
+def test_wheel_holds_every_package_of_the_source_tree(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    packages = {str(init.relative_to(ROOT)) for init in (ROOT / "graphmem").rglob("__init__.py")
+                if "__pycache__" not in init.parts}
+    assert packages, "no package found under graphmem/"
+    assert not packages - names, "packages missing from pyproject's list"
+
+
 def test_installed_copy_serves_cypher_and_presets(venv: Path) -> None:
     python = venv / "bin" / "python"
     out = json.loads(run([str(python), "-c", PROBE], venv))
