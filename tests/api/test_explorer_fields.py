@@ -11,6 +11,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
+import httpx
 import websockets
 
 from graphmem import __version__
@@ -67,11 +68,17 @@ def test_viewer_describes_the_key_and_records_no_denial(api: Api) -> None:
 
 def test_server_info_says_what_the_server_offers(serve_api: Callable[..., Api],
                                                  llm_server: LLMServer) -> None:
+    document = "query { serverInfo { version llmConfigured neo4jBrowserUrl } }"
     plain = serve_api(llm_base_url=None)
-    info = plain.ok(plain.key("reader"), "query { serverInfo { version llmConfigured"
-                                         " neo4jBrowserUrl } }")["serverInfo"]
-    assert info == {"version": __version__, "llmConfigured": False,
-                    "neo4jBrowserUrl": ""}  # the tests' Neo4j is not a managed one
+    managed = plain.settings.managed_neo4j  # the suite's own server, or one given by URI
+    browser = f"http://127.0.0.1:{plain.settings.neo4j_http_port}/browser/" if managed else ""
+    info = plain.ok(plain.key("reader"), document)["serverInfo"]
+    assert info == {"version": __version__, "llmConfigured": False, "neo4jBrowserUrl": browser}
+    if managed:
+        assert httpx.get(browser).status_code == 200
+    external = serve_api(llm_base_url=None, neo4j_uri=plain.settings.bolt_uri)
+    info = external.ok(external.key("reader"), document)["serverInfo"]
+    assert info["neo4jBrowserUrl"] == ""  # graphmem cannot know an external server's Browser
     with_model = serve_api(**llm_overrides(llm_server))
     found = with_model.ok(with_model.key("reader", new_tenant(), ("alice",)),
                           "query { serverInfo { llmConfigured } }")

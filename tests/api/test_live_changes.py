@@ -51,6 +51,7 @@ def python_api_write(api: Api, space: str, subject: str, value: str) -> str:
     env.update(GRAPHMEM_HOME=str(api.settings.home),
                GRAPHMEM_DATABASE_URL=api.settings.relational_url,
                GRAPHMEM_NEO4J_USER=user, GRAPHMEM_NEO4J_PASSWORD=password,
+               GRAPHMEM_NEO4J_BOLT_PORT=str(api.settings.neo4j_bolt_port),  # the suite's server
                GRAPHMEM_EMBEDDING_BASE_URL="http://127.0.0.1:9/v1",  # no model: full-text only
                GRAPHMEM_LLM_MAX_RETRIES="0", GRAPHMEM_LOG_LEVEL="ERROR")
     if api.settings.neo4j_uri:

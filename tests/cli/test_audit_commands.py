@@ -45,8 +45,10 @@ def test_verify_fails_when_a_receipt_s_head_or_a_checkpoint_is_gone(
     finally:
         close_runtime(runtime)
     (tmp_path / "receipt.json").write_text(json.dumps(receipt))
+    user, password = settings.neo4j_auth()  # another home: its managed password is not there
     env = {**os.environ, "GRAPHMEM_HOME": str(tmp_path), "GRAPHMEM_DATABASE_URL": url,
-           "GRAPHMEM_AUDIT_CHECKPOINT_DIR": str(checkpoints)}
+           "GRAPHMEM_AUDIT_CHECKPOINT_DIR": str(checkpoints), "GRAPHMEM_NEO4J_USER": user,
+           "GRAPHMEM_NEO4J_PASSWORD": password}
     ok = run(["audit", "verify", "--since-receipt", str(tmp_path / "receipt.json")], env)
     assert ok.returncode == 0 and ok.stdout.startswith("audit chain OK"), ok.stdout + ok.stderr
     [line_file] = list(checkpoints.glob("checkpoints-*.jsonl"))
