@@ -13,6 +13,7 @@ from strawberry.schema.config import StrawberryConfig
 
 from graphmem.schema.audit_types import AuditEntry
 from graphmem.schema.errors import GraphMemSchema
+from graphmem.schema.execution import LeafExecutionContext, mark_leaves
 from graphmem.schema.graph_types import Entity
 from graphmem.schema.limits import extensions
 from graphmem.schema.mutation import Mutation
@@ -31,8 +32,11 @@ TYPES: list[type] = [Fact, Conflict, Entity, AuditEntry, Space, DecisionReceipt,
 
 
 def _schema(**extra: Any) -> GraphMemSchema:
-    return GraphMemSchema(query=Query, mutation=Mutation, subscription=Subscription,
-                          config=StrawberryConfig(scalar_map=SCALARS), types=TYPES, **extra)
+    schema = GraphMemSchema(query=Query, mutation=Mutation, subscription=Subscription,
+                            config=StrawberryConfig(scalar_map=SCALARS), types=TYPES,
+                            execution_context_class=LeafExecutionContext, **extra)
+    mark_leaves(schema._schema)
+    return schema
 
 
 def build_schema(settings: Settings | None = None) -> GraphMemSchema:

@@ -54,21 +54,37 @@ def _or(row: dict[str, Any], key: str, default: str) -> Any:
     return default if value is None else value
 
 
+# Enum members by stored value: a dict lookup, where calling the enum costs a Python call.
+_KINDS, _TIME_REFS = Kind._value2member_map_, TimeRef._value2member_map_
+_STATUSES, _CARDINALITIES = Status._value2member_map_, Cardinality._value2member_map_
+
+
 def row_to_fact(row: dict[str, Any]) -> Fact:
-    proposed = row.get("proposed_action")
+    """A fact from its row (every read of facts passes here, a page of them at a time)."""
+    get = row.get
+    proposed = get("proposed_action")
+    metadata = get("metadata")
+    revisions = get("revisions")
     return Fact(
         id=row["id"], space=row["space"], subject=row["subject"], value=row["value"],
-        scope=_or(row, "scope", "global"), kind=Kind(_or(row, "kind", "state")),
-        time_ref=TimeRef(_or(row, "time_ref", "current")), status=Status(row["status"]),
-        confidence=row.get("confidence"), source=_or(row, "source", ""),
+        scope=_or(row, "scope", "global"), kind=_member(_KINDS, Kind, _or(row, "kind", "state")),
+        time_ref=_member(_TIME_REFS, TimeRef, _or(row, "time_ref", "current")),
+        status=_member(_STATUSES, Status, row["status"]),
+        confidence=get("confidence"), source=_or(row, "source", ""),
         source_ref=_or(row, "source_ref", ""), raw=_or(row, "raw", ""),
-        metadata=json.loads(row.get("metadata") or "{}"), category=row.get("category"),
-        head=row.get("head"), relation=row.get("relation"), tail=row.get("tail"),
-        cardinality=Cardinality(_or(row, "cardinality", "one")),
+        metadata=json.loads(metadata) if metadata and metadata != "{}" else {},
+        category=get("category"), head=get("head"), relation=get("relation"), tail=get("tail"),
+        cardinality=_member(_CARDINALITIES, Cardinality, _or(row, "cardinality", "one")),
         proposed_action=Action(proposed) if proposed else None,
-        valid_from=as_time(row.get("valid_from")), valid_to=as_time(row.get("valid_to")),
-        recorded_at=as_time(row.get("recorded_at")), retired_at=as_time(row.get("retired_at")),
-        supersedes=tuple(row.get("supersedes_ids") or ()),
-        retracts=tuple(row.get("retracts_ids") or ()),
-        revisions=tuple(json.loads(r) for r in row.get("revisions") or ()),
+        valid_from=as_time(get("valid_from")), valid_to=as_time(get("valid_to")),
+        recorded_at=as_time(get("recorded_at")), retired_at=as_time(get("retired_at")),
+        supersedes=tuple(get("supersedes_ids") or ()),
+        retracts=tuple(get("retracts_ids") or ()),
+        revisions=tuple(json.loads(r) for r in revisions) if revisions else (),
     )
+
+
+def _member(members: Any, enum: Any, value: Any) -> Any:
+    """The enum member stored as `value`; an unknown value raises as calling the enum does."""
+    found = members.get(value)
+    return found if found is not None else enum(value)

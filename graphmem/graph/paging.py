@@ -38,10 +38,13 @@ KEYS: dict[str, tuple[Part, ...]] = {
 Key = tuple[Any, ...]
 
 
+_COMPACT = json.JSONEncoder(separators=(",", ":"))  # built once: a page encodes a cursor per item
+
+
 def encode(kind: str, key: Key) -> str:
     """The opaque cursor of `key` in the order `kind`."""
     parts = [{"t": p.isoformat()} if isinstance(p, datetime) else p for p in key]
-    text = json.dumps([kind, *parts], separators=(",", ":"))
+    text = _COMPACT.encode([kind, *parts])
     return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
 
