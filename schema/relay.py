@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Generic, TypeVar
 
@@ -89,14 +89,22 @@ class Edge(Generic[T]):
 
 @strawberry.type
 class Connection(Generic[T]):
-    edges: list[Edge[T]]
+    """A page: its nodes, and their cursors encoded only when `edges` asks for them."""
+
     page_info: PageInfo
     total_count: int = strawberry.field(description="Every item the filters admit, counted"
                                                     " where they lie (only when asked for).")
+    _nodes: strawberry.Private[list[T]]
+    _cursors: strawberry.Private[Sequence[str]]
+
+    @field("The page's items, each with its cursor.")
+    def edges(self) -> list[Edge[T]]:
+        return [Edge(cursor=cursor, node=node)
+                for cursor, node in zip(self._cursors, self._nodes, strict=True)]
 
     @field("The nodes of `edges`, for clients that need no cursors.")
     def nodes(self) -> list[T]:
-        return [edge.node for edge in self.edges]
+        return self._nodes
 
 
 def page_info(page: Page[M]) -> PageInfo:
@@ -105,14 +113,9 @@ def page_info(page: Page[M]) -> PageInfo:
                     end_cursor=page.cursors[-1] if page.cursors else None)
 
 
-def edges(page: Page[M], convert: Callable[[M], T]) -> list[Edge[T]]:
-    return [Edge(cursor=c, node=convert(item)) for c, item in zip(page.cursors, page.items,
-                                                                   strict=True)]
-
-
 def connection(page: Page[M], convert: Callable[[M], T]) -> Connection[T]:
-    return Connection(edges=edges(page, convert), page_info=page_info(page),
-                      total_count=page.total or 0)
+    return Connection(page_info=page_info(page), total_count=page.total or 0,
+                      _nodes=[convert(item) for item in page.items], _cursors=page.cursors)
 
 
 def wants(info: GraphInfo, name: str) -> bool:

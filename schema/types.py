@@ -26,7 +26,7 @@ from graphmem.schema.enums import (
     TimeRef,
 )
 from graphmem.schema.fields import GraphInfo, field
-from graphmem.schema.relay import Connection, Node, edges, global_id, page_info
+from graphmem.schema.relay import Connection, Node, global_id, page_info
 from graphmem.schema.scalars import JSON
 
 strawberry.type(SpaceStats, name="SpaceStats", description="Counts for one space, by"
@@ -161,7 +161,7 @@ class History(Connection[HistoryEntry]):
     @field("The entries of this page.",
            deprecation_reason="Use `edges` or `nodes` (a page of the timeline).")
     def entries(self) -> list[HistoryEntry]:
-        return [edge.node for edge in self.edges]
+        return self._nodes
 
     @classmethod
     def from_page(cls, subject: str, page: Page[reads.HistoryEntry],
@@ -171,8 +171,9 @@ class History(Connection[HistoryEntry]):
                                 status=e.status)
 
         text = str(reads.History(subject, page.items))
-        return cls(subject=subject, text=text, edges=edges(page, convert),
-                   page_info=page_info(page), total_count=page.total or 0)
+        return cls(subject=subject, text=text, page_info=page_info(page),
+                   total_count=page.total or 0, _nodes=[convert(e) for e in page.items],
+                   _cursors=page.cursors)
 
 
 @strawberry.type(description="Two or more claims that need a person, or a pending change.")

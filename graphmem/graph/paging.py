@@ -16,7 +16,7 @@ import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Generic, Literal, TypeVar
+from typing import Any, Generic, Literal, TypeVar, overload
 
 from graphmem.errors import InvalidInput
 
@@ -126,12 +126,35 @@ class Window:
         kept = list(rows[:self.size])
         if self.backward:
             kept.reverse()
-        cursors = tuple(encode(self.kind, key(item)) for item in kept)
+        keys = Cursors(self.kind, tuple(key(item) for item in kept))
         if self.backward:
-            return Page(tuple(kept), cursors, has_next=self.before is not None,
+            return Page(tuple(kept), keys, has_next=self.before is not None,
                         has_previous=more, total=total)
-        return Page(tuple(kept), cursors, has_next=more, has_previous=self.after is not None,
+        return Page(tuple(kept), keys, has_next=more, has_previous=self.after is not None,
                     total=total)
+
+
+@dataclass(frozen=True)
+class Cursors(Sequence[str]):
+    """The cursors of a page's items, each encoded when it is read: a reader that wants
+    only the items (a `nodes` selection) or the page's ends never pays for the others."""
+
+    kind: str
+    keys: tuple[Key, ...]
+
+    @overload
+    def __getitem__(self, index: int) -> str: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[str]: ...
+
+    def __getitem__(self, index: int | slice) -> str | Sequence[str]:
+        if isinstance(index, slice):
+            return [encode(self.kind, k) for k in self.keys[index]]
+        return encode(self.kind, self.keys[index])
+
+    def __len__(self) -> int:
+        return len(self.keys)
 
 
 @dataclass(frozen=True)
@@ -142,7 +165,7 @@ class Page(Generic[T]):
     backward one) says whether a cursor was given, as Relay allows."""
 
     items: tuple[T, ...]
-    cursors: tuple[str, ...]
+    cursors: Sequence[str]
     has_next: bool
     has_previous: bool
     total: int | None = None

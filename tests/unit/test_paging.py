@@ -33,6 +33,17 @@ def test_a_forward_window_says_what_follows() -> None:
                               "limit": 4}
 
 
+def test_a_pages_cursors_are_its_items_keys_in_every_form() -> None:
+    rows = [(AT, f"f{i}") for i in range(5)]
+    page = Window.of("fact", first=4).page(rows, lambda r: r)
+    expected = [encode("fact", r) for r in rows[:4]]
+    assert len(page.cursors) == 4 and list(page.cursors) == expected
+    assert page.cursors[-1] == expected[-1] and list(page.cursors[1:3]) == expected[1:3]
+    assert page.map(lambda r: r[1]).cursors[0] == expected[0]
+    assert Window.of("fact", first=0).page(rows, lambda r: r).cursors == type(page.cursors)(
+        "fact", ())
+
+
 def test_a_backward_window_keeps_the_lists_order() -> None:
     read = [(AT, f"f{i}") for i in (9, 8, 7)]  # read newest first
     page = Window.of("fact", last=2).page(read, lambda r: r)
