@@ -244,7 +244,13 @@ def main(argv: list[str] | None = None) -> None:
     if args.only == "pages":
         runtime.close()
         found = page_figures(settings, token, args.page_calls)
-        print("\n".join(pages.rows(found)))
+        table = "\n".join(pages.rows(found))
+        print(table)
+        if not args.no_write:
+            load = os.getloadavg()[0]
+            write_section("api pages", f"Command: `python -m bench.api --only pages`; load"
+                                       f" average {load:.1f} at the end, 2 cores.\n\n{table}"
+                                       f"\n\n{pages.NOTE}")
         return
     shared = same_process(settings, token, args.calls)
     found = page_figures(settings, token, args.page_calls)

@@ -29,6 +29,15 @@ INBOX = ("query($s: String!) { conflicts(space: $s, first: 50) { nodes { conflic
          " validFrom status } } } }")
 TIMELINE = ("query($s: String!) { history(space: $s, subject: \"plan\", first: 100) { nodes {"
             " value status fact { factId recordedAt validFrom validTo source } } } }")
+NOTE = """\
+Both sides read the same rows with the same statement; the GraphQL side then builds the
+service's objects (facts with their times and enums), hops to the event loop, builds the
+schema's objects and serializes the result. Fields Strawberry reads by attribute are read
+directly (`schema/execution.py`): a list of 100 timeline entries selecting only such fields
+is built from one plan per selection, not through graphql-core's per-field resolution, and a
+`nodes` selection encodes no cursor. The inbox's conflicts carry their facts through one
+batched DataLoader call (`Conflict.facts` is a resolver, so that list takes graphql-core's
+own path)."""
 NO_WINDOW = {"after": None, "before": None, "backward": False}
 NO_TIME = {"as_of": None, "valid_at": None, "valid_start": None, "valid_end": None}
 
