@@ -45,7 +45,7 @@ def _destination(out: str | Path | IO[str]) -> Iterator[IO[str]]:
     path = Path(out)
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", dir=path.parent or Path("."))
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as stream:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n", buffering=1 << 20) as stream:
             yield stream
         os.replace(tmp, path)
     except BaseException:

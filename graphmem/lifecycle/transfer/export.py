@@ -9,8 +9,10 @@ no trace in a tenant's export.
 
 from __future__ import annotations
 
+import gc
 import json
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import IO, Any
@@ -174,9 +176,29 @@ class SpaceExport:
                                         self.space, self.req.decrypt, self.req.as_of)
 
 
+@contextmanager
+def _collector_settled() -> Iterator[None]:
+    """The objects alive when an export starts, kept out of the garbage collector's scans
+    until it ends. An export allocates a few short-lived dicts per fact, so the collector
+    runs thousands of times over it; with the process's long-lived heap (the driver, the
+    model stack, caches) frozen, each of those runs sees only the export's own objects
+    (about a fifth of the export's time at 100k facts)."""
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
 def export(runtime: Runtime, req: ExportRequest, out: IO[str],
            progress: Progress | None = None) -> ExportResult:
     """Write the spaces' records and the signed manifest to `out`."""
+    with _collector_settled():
+        return _export(runtime, req, out, progress)
+
+
+def _export(runtime: Runtime, req: ExportRequest, out: IO[str],
+            progress: Progress | None) -> ExportResult:
     writer = Writer(out)
     now = datetime.now(UTC).isoformat()
     as_of = req.as_of.astimezone(UTC).isoformat() if req.as_of else None
