@@ -16,16 +16,32 @@ from contextlib import contextmanager
 
 
 class SpaceLocks:
+    """The locks of the spaces in use: a space's entry lives while some thread holds or waits
+    for its lock, so a long-running process that touches many spaces keeps none it is not
+    using."""
+
     def __init__(self) -> None:
         self._guard = threading.Lock()
-        self._locks: dict[str, threading.RLock] = {}
+        self._locks: dict[str, tuple[threading.RLock, list[int]]] = {}  # lock, [users]
 
     @contextmanager
     def held(self, space: str) -> Iterator[None]:
         """Hold `space`'s lock for the block (re-entrant in one thread)."""
         with self._guard:
-            lock = self._locks.get(space)
-            if lock is None:
-                lock = self._locks[space] = threading.RLock()
-        with lock:
-            yield
+            entry = self._locks.get(space)
+            if entry is None:
+                entry = self._locks[space] = (threading.RLock(), [0])
+            entry[1][0] += 1
+        try:
+            with entry[0]:
+                yield
+        finally:
+            with self._guard:
+                entry[1][0] -= 1
+                if entry[1][0] == 0:
+                    del self._locks[space]
+
+    def in_use(self) -> int:
+        """How many spaces have a lock now (held or waited for)."""
+        with self._guard:
+            return len(self._locks)

@@ -90,7 +90,7 @@ class VectorIndex:
     def __init__(self, graph: GraphDriver, embedder: Callable[[], Embeddings],
                  cache_budget: int = 0, space_locks: SpaceLocks | None = None) -> None:
         self.graph = graph
-        self.space_locks = space_locks or SpaceLocks()
+        self.space_locks = SpaceLocks() if space_locks is None else space_locks
         self._embedder = embedder
         self.cache = VectorCache(graph, cache_budget)
         self._dimensions: int | None = None
