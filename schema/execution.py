@@ -182,9 +182,7 @@ class LeafExecutionContext(StrawberryGraphQLCoreExecutionContext):
                             result: Any, position_context: Any) -> Any:
         if isinstance(result, list | tuple) and self._plain() and not self.get_stream_usage(
                 field_details_list, path):
-            item = return_type.of_type
-            non_null = isinstance(item, GraphQLNonNull)
-            inner = item.of_type if isinstance(item, GraphQLNonNull) else item
+            inner, non_null = _unwrap(return_type.of_type)
             plan = (self._plan(inner, field_details_list)
                     if isinstance(inner, GraphQLObjectType) else None)
             if plan is not None:
