@@ -5,6 +5,10 @@ and a thread of its own marks those entries done in the graph every MARK_EVERY s
 per Neo4j transaction. Until then a pass that reads them again skips them (`unmarked`), and
 whoever needs them marked at once (a drain, shutdown) calls `mark`. Marking is idempotent:
 an entry marked twice is simply done.
+
+One mark runs at a time in a process, and each takes its entries' locks in id order: two
+marks of overlapping entries (the thread's round and a drain's) could otherwise lock them in
+opposite orders and deadlock.
 """
 
 from __future__ import annotations
@@ -25,6 +29,7 @@ class Marks:
     def __init__(self, graph: GraphDriver) -> None:
         self._graph = graph
         self._lock = threading.Lock()  # guards _unmarked
+        self._marking = threading.Lock()  # one mark transaction at a time
         self._unmarked: dict[str, None] = {}  # applied, not yet marked done in the graph
         self._thread: threading.Thread | None = None
 
@@ -40,13 +45,14 @@ class Marks:
 
     def mark(self) -> None:
         """Mark what this process applied done in the graph (idempotent)."""
-        with self._lock:
-            ids = list(self._unmarked)
-        if ids:
-            outbox.mark_done(self._graph, ids)
+        with self._marking:
             with self._lock:
-                for event in ids:
-                    self._unmarked.pop(event, None)
+                ids = sorted(self._unmarked)
+            if ids:
+                outbox.mark_done(self._graph, ids)
+                with self._lock:
+                    for event in ids:
+                        self._unmarked.pop(event, None)
 
     def start(self, stop: threading.Event) -> None:
         """Mark every MARK_EVERY seconds in a thread of its own until `stop` is set."""
