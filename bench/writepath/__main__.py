@@ -2,6 +2,7 @@
 
     python -m bench.writepath                 # a space of 1,000 facts, 300 probed writes
     python -m bench.writepath --size 5000 --writes 500
+    python -m bench.writepath --also 10000,100000   # and the p50 ratio at further sizes
 
 In one run, on the same Neo4j: the raw floor (a bare one-statement and two-statement
 `execute_write` of the official driver), single-fact writes interleaved with it, then the
@@ -150,6 +151,23 @@ def report(args: argparse.Namespace, times: dict[str, list[float]], probe: dict[
     return "\n".join(lines)
 
 
+def beside_floor(runtime: Any, floor: Floor, size: int, writes: int, tag: str
+                 ) -> dict[str, list[float]]:
+    """Single writes interleaved with the floor in a space of its own grown to `size`."""
+    with GraphMem(space=f"bench-writepath-{tag}-{size}", runtime=runtime) as mem:
+        return interleaved(mem, floor, grow(mem, size), writes)
+
+
+def size_table(by_size: dict[int, dict[str, list[float]]]) -> str:
+    lines = ["Single-fact `remember_facts` p50 beside the two-statement floor, interleaved, at"
+             " each space size:", "", "| space | write p50 (ms) | floor p50 (ms) | ratio |",
+             "| ---: | ---: | ---: | ---: |"]
+    for size, times in sorted(by_size.items()):
+        write, two = percentile(times["write"], 50) * 1e3, percentile(times["two"], 50) * 1e3
+        lines.append(f"| {size:,} | {write:.2f} | {two:.2f} | **{write / two:.2f}×** |")
+    return "\n".join(lines)
+
+
 def lock_run(runtime: Any, writes: int, writers: int = 8) -> str:
     """`writes` single-fact writes by one writer, then by `writers` threads on as many spaces
     (writes ÷ writers each): deadlocks counted from the driver's log, aggregate rates."""
@@ -203,7 +221,11 @@ def main() -> None:
     parser.add_argument("--locks", type=int, default=0,
                         help="also N writes by one writer and by 8 writers on 8 spaces,"
                              " counting deadlocks (the issue's run: 10000)")
+    parser.add_argument("--also", default="",
+                        help="further space sizes whose single-write p50 is set beside the"
+                             " floor, e.g. 10000,100000")
     args = parser.parse_args()
+    also = sorted(int(s) for s in args.also.split(",") if s)
     load0 = os.getloadavg()[0]
     runtime = open_runtime()
     server = bolt_server_pid()
@@ -215,16 +237,21 @@ def main() -> None:
             times = interleaved(mem, floor, stream, args.writes)
             probe = probed(mem, stream, args.writes, server)
             index_rows = indexes(floor)
+            by_size = {args.size: times} | {
+                size: beside_floor(runtime, floor, size, args.writes, tag) for size in also}
             deadlocks = log.deadlocks
         locks = lock_run(runtime, args.locks) if args.locks else ""
     finally:
         runtime.close()
     body = report(args, times, probe, deadlocks, index_rows, (load0, os.getloadavg()[0]))
+    if also:
+        body += "\n\n" + size_table(by_size)
     if locks:
         body += "\n\n" + locks
     print(body)
     if not args.no_save:
-        flags = f" --locks {args.locks}" if args.locks else ""
+        flags = (f" --locks {args.locks}" if args.locks else "") + (
+            f" --also {args.also}" if also else "")
         write_section("Write path", f"Command: `python -m bench.writepath --size {args.size}"
                       f" --writes {args.writes}{flags}`\n\n{body}")
 
