@@ -13,7 +13,7 @@ import base64
 import binascii
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Any, Generic, TypeVar
 
 import strawberry
 from strawberry.types.nodes import SelectedField, Selection
@@ -113,9 +113,14 @@ def page_info(page: Page[M]) -> PageInfo:
                     end_cursor=page.cursors[-1] if page.cursors else None)
 
 
+def connection_fields(page: Page[M], convert: Callable[[M], T]) -> dict[str, Any]:
+    """A Connection's own fields for `page`, for Connection and the types extending it."""
+    return {"page_info": page_info(page), "total_count": page.total or 0,
+            "_nodes": [convert(item) for item in page.items], "_cursors": page.cursors}
+
+
 def connection(page: Page[M], convert: Callable[[M], T]) -> Connection[T]:
-    return Connection(page_info=page_info(page), total_count=page.total or 0,
-                      _nodes=[convert(item) for item in page.items], _cursors=page.cursors)
+    return Connection(**connection_fields(page, convert))
 
 
 def wants(info: GraphInfo, name: str) -> bool:

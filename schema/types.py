@@ -26,7 +26,7 @@ from graphmem.schema.enums import (
     TimeRef,
 )
 from graphmem.schema.fields import GraphInfo, field
-from graphmem.schema.relay import Connection, Node, global_id, page_info
+from graphmem.schema.relay import Connection, Node, connection_fields, global_id
 from graphmem.schema.scalars import JSON
 
 strawberry.type(SpaceStats, name="SpaceStats", description="Counts for one space, by"
@@ -171,9 +171,7 @@ class History(Connection[HistoryEntry]):
                                 status=e.status)
 
         text = str(reads.History(subject, page.items))
-        return cls(subject=subject, text=text, page_info=page_info(page),
-                   total_count=page.total or 0, _nodes=[convert(e) for e in page.items],
-                   _cursors=page.cursors)
+        return cls(subject=subject, text=text, **connection_fields(page, convert))
 
 
 @strawberry.type(description="Two or more claims that need a person, or a pending change.")

@@ -15,6 +15,16 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 
+class _Entry:
+    """A space's lock and how many threads hold or wait for it."""
+
+    __slots__ = ("lock", "users")
+
+    def __init__(self) -> None:
+        self.lock = threading.RLock()
+        self.users = 0
+
+
 class SpaceLocks:
     """The locks of the spaces in use: a space's entry lives while some thread holds or waits
     for its lock, so a long-running process that touches many spaces keeps none it is not
@@ -22,7 +32,7 @@ class SpaceLocks:
 
     def __init__(self) -> None:
         self._guard = threading.Lock()
-        self._locks: dict[str, tuple[threading.RLock, list[int]]] = {}  # lock, [users]
+        self._locks: dict[str, _Entry] = {}
 
     @contextmanager
     def held(self, space: str) -> Iterator[None]:
@@ -30,15 +40,15 @@ class SpaceLocks:
         with self._guard:
             entry = self._locks.get(space)
             if entry is None:
-                entry = self._locks[space] = (threading.RLock(), [0])
-            entry[1][0] += 1
+                entry = self._locks[space] = _Entry()
+            entry.users += 1
         try:
-            with entry[0]:
+            with entry.lock:
                 yield
         finally:
             with self._guard:
-                entry[1][0] -= 1
-                if entry[1][0] == 0:
+                entry.users -= 1
+                if entry.users == 0:
                     del self._locks[space]
 
     def in_use(self) -> int:
