@@ -111,6 +111,50 @@ def process_cpu(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
+def server_threads(pid: int) -> dict[str, float]:
+    """CPU seconds of the server's threads by group, and of the whole process ("total",
+    which includes threads that have exited: Lucene starts a thread per segment merge)."""
+    found: dict[str, float] = defaultdict(float)
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        try:
+            name = (task / "comm").read_text().strip()
+            fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        found[_group(name)] += (int(fields[11]) + int(fields[12])) / TICKS
+    found["total"] = process_cpu(pid) or 0.0
+    return dict(found)
+
+
+def _group(thread: str) -> str:
+    if thread.startswith("neo4j.Bolt"):
+        return "Bolt (statements, commit)"
+    if thread.startswith("neo4j.IndexUpda"):
+        return "full-text index updates"
+    if thread.startswith(("C1 Compiler", "C2 Compiler", "Sweeper")):
+        return "JIT compiler"
+    if thread.startswith(("GC Thread", "G1 ")):
+        return "garbage collector"
+    if thread.startswith(("neo4j.CheckPoin", "neo4j.IndexSamp", "neo4j.StorageMa",
+                          "MuninnPageCache")):
+        return "checkpoints, index sampling, page cache"
+    return "other"
+
+
+@contextmanager
+def quiet_driver() -> Iterator[None]:
+    """The driver's logger at WARNING while CPU is measured: at DEBUG (deadlock_log) it
+    formats every Bolt message, which would be counted as the writer's CPU. Retry warnings
+    still reach the deadlock handler."""
+    logger = logging.getLogger("neo4j")
+    level = logger.level
+    logger.setLevel(logging.WARNING)
+    try:
+        yield
+    finally:
+        logger.setLevel(level)
+
+
 def bolt_server_pid(port: int = 7687) -> int | None:
     """The pid of the process listening on the Bolt port (a Neo4j of this machine)."""
     inode = None

@@ -22,10 +22,19 @@ from collections import defaultdict
 from typing import Any
 
 from bench.floor import Floor
-from bench.probe import bolt_server_pid, deadlock_log, probing, process_cpu, thread_cpu
+from bench.probe import (
+    bolt_server_pid,
+    deadlock_log,
+    probing,
+    process_cpu,
+    quiet_driver,
+    server_threads,
+    thread_cpu,
+)
 from bench.reconcile.__main__ import workload
 from bench.results import percentile, write_section
-from bench.stub_embed import open_runtime
+from bench.stub_embed import HashEmbedder, open_runtime
+from bench.writepath.batch import batch_table, batched
 from graphmem import GraphMem
 
 WRITER = "MainThread"
@@ -73,7 +82,7 @@ def probed(mem: GraphMem, stream: Any, writes: int, server: int | None) -> dict[
     background catch-up included (measured until it has caught up)."""
     settle(mem)
     cpu0, srv0, t0 = thread_cpu(), _cpu(server), time.perf_counter()
-    with probing() as probe:
+    with quiet_driver(), probing() as probe:
         for _ in range(writes):
             mem.remember_facts([next(stream)])
         wall = time.perf_counter() - t0
@@ -89,6 +98,75 @@ def probed(mem: GraphMem, stream: Any, writes: int, server: int | None) -> dict[
             "round_trips": {k: v / writes for k, v in probe.round_trips.items()},
             "statements": {f"{t} {n}": v / writes for (t, n), v in probe.statements.items()},
             "statement_ms": {n: v / writes for n, v in probe.server_ms.items()}}
+
+
+CPU_KINDS = {"two": "raw, 2 statements (lock, create a node)",
+             "text": "raw, 2 statements, the node under a full-text index like `fact_search`",
+             "vector": "raw, 2 statements, the node also carrying a vector under a vector index",
+             "write": "`remember_facts`, one fact (background work caught up)"}
+
+
+def cpu_beside_floor(mem: GraphMem, floor: Floor, stream: Any, writes: int, warm: int,
+                     server: int | None) -> dict[str, dict[str, float]]:
+    """CPU per write (ms) of the floor's transactions and of graphmem's single write, each
+    kind run `writes` times back to back, after `warm` rounds of all of them: the JVM keeps
+    compiling Neo4j's write path for thousands of transactions after a start (its JIT
+    threads then cost more than the writes themselves), and a figure taken before it has
+    settled measures the compiler."""
+    floor.indexed()
+    vector = HashEmbedder().embed(["bench floor"])[0]
+    ops: dict[str, Any] = {"two": floor.two, "text": floor.two_text,
+                           "vector": lambda: floor.two_vector(vector),
+                           "write": lambda: mem.remember_facts([next(stream)])}
+    found: dict[str, dict[str, float]] = {}
+    with quiet_driver():
+        for _ in range(warm):
+            for op in ops.values():
+                op()
+        settle(mem)
+        for kind, op in ops.items():
+            p0, s0 = thread_cpu(), _threads(server)
+            for _ in range(writes):
+                op()
+            if kind == "write":
+                settle(mem)
+            p1, s1 = thread_cpu(), _threads(server)
+            row = {"process": (sum(p1.values()) - sum(p0.values())) * 1e3 / writes}
+            if s0 and s1:
+                groups = {k: (s1.get(k, 0.0) - s0.get(k, 0.0)) * 1e3 / writes for k in s1}
+                total = groups.pop("total")
+                groups["threads that exited (Lucene merges)"] = total - sum(groups.values())
+                row |= {"server": total} | groups
+            found[kind] = row
+    return found
+
+
+def _threads(pid: int | None) -> dict[str, float]:
+    return server_threads(pid) if pid is not None else {}
+
+
+def cpu_table(cpu: dict[str, dict[str, float]], warm: int, writes: int) -> str:
+    groups = sorted({k for row in cpu.values() for k in row} - {"process", "server"})
+    lines = [f"CPU per write (ms), each kind {writes} times back to back after {warm} warm-up"
+             " rounds of all four; Neo4j's by thread group:", "",
+             "| per write | this process | Neo4j | " + " | ".join(groups) + " | total |"
+             " total ÷ raw 2 statements |", "| --- | ---: | ---: | " + " | ".join(
+                 "---:" for _ in groups) + " | ---: | ---: |"]
+    base = cpu["two"]["process"] + cpu["two"].get("server", 0.0)
+    for kind, label in CPU_KINDS.items():
+        row = cpu[kind]
+        total = row["process"] + row.get("server", 0.0)
+        lines.append(f"| {label} | {row['process']:.2f} | {row.get('server', 0.0):.2f} | "
+                     + " | ".join(f"{row.get(g, 0.0):.2f}" for g in groups)
+                     + f" | **{total:.2f}** | {total / base:.2f}× |")
+    write, both = cpu["write"], cpu["vector"]
+    total = write["process"] + write.get("server", 0.0)
+    indexed = both["process"] + both.get("server", 0.0)
+    lines += ["", f"Total CPU per single-fact write: **{total:.2f} ms** (target ≤ 5 ms), so 2"
+              f" cores can take at most {2000 / total:,.0f} writes/s; the bare two-statement"
+              f" transaction alone costs {base:.2f} ms, and the same with its node under a"
+              f" full-text and a vector index {indexed:.2f} ms."]
+    return "\n".join(lines)
 
 
 def _cpu(pid: int | None) -> float | None:
@@ -221,6 +299,11 @@ def main() -> None:
     parser.add_argument("--locks", type=int, default=0,
                         help="also N writes by one writer and by 8 writers on 8 spaces,"
                              " counting deadlocks (the issue's run: 10000)")
+    parser.add_argument("--warm", type=int, default=2000,
+                        help="warm-up rounds before the CPU comparison (0: skip the comparison)")
+    parser.add_argument("--batches", type=int, default=10,
+                        help="batches written beside their raw replay (0: skip)")
+    parser.add_argument("--batch-size", type=int, default=1000)
     parser.add_argument("--also", default="",
                         help="further space sizes whose single-write p50 is set beside the"
                              " floor, e.g. 10000,100000")
@@ -234,9 +317,14 @@ def main() -> None:
         with deadlock_log() as log, Floor(runtime.settings, f"bench-floor-{tag}") as floor, \
                 GraphMem(space=f"bench-writepath-{tag}", runtime=runtime) as mem:
             stream = grow(mem, args.size)
-            times = interleaved(mem, floor, stream, args.writes)
+            cpu = cpu_beside_floor(mem, floor, stream, args.writes, args.warm, server) \
+                if args.warm else {}
+            with quiet_driver():
+                times = interleaved(mem, floor, stream, args.writes)
             probe = probed(mem, stream, args.writes, server)
             index_rows = indexes(floor)
+            batch = batched(runtime, floor, server, args.batches, args.batch_size, tag) \
+                if args.batches else None
             by_size = {args.size: times} | {
                 size: beside_floor(runtime, floor, size, args.writes, tag) for size in also}
             deadlocks = log.deadlocks
@@ -244,14 +332,19 @@ def main() -> None:
     finally:
         runtime.close()
     body = report(args, times, probe, deadlocks, index_rows, (load0, os.getloadavg()[0]))
+    if cpu:
+        body += "\n\n" + cpu_table(cpu, args.warm, args.writes)
+    if batch is not None:
+        body += "\n\n" + batch_table(batch, server is not None)
     if also:
         body += "\n\n" + size_table(by_size)
     if locks:
         body += "\n\n" + locks
     print(body)
     if not args.no_save:
-        flags = (f" --locks {args.locks}" if args.locks else "") + (
-            f" --also {args.also}" if also else "")
+        flags = (f" --warm {args.warm} --batches {args.batches}" + (
+            f" --locks {args.locks}" if args.locks else "") + (
+            f" --also {args.also}" if also else ""))
         write_section("Write path", f"Command: `python -m bench.writepath --size {args.size}"
                       f" --writes {args.writes}{flags}`\n\n{body}")
 

@@ -148,3 +148,12 @@ def _pipelined(session: Session) -> AbstractContextManager[Any]:
 def run(tx: ManagedTransaction, name: str, /, **params: Any) -> list[dict[str, Any]]:
     """Run a named statement inside a caller's transaction."""
     return [record.data() for record in tx.run(query(name), params)]
+
+
+def run_maps(tx: ManagedTransaction, name: str, /, **params: Any) -> list[dict[str, Any]]:
+    """`run` for a statement that returns only values, lists and maps (no nodes, edges or
+    paths): its records as they arrive, without the driver's recursive export of every
+    nested value (a tenth of a large write's client time)."""
+    result = tx.run(query(name), params)
+    keys = result.keys()
+    return [dict(zip(keys, record, strict=True)) for record in result]

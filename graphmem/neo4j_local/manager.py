@@ -23,6 +23,18 @@ from graphmem.errors import ManagedNeo4jError
 from graphmem.neo4j_local import browser
 from graphmem.settings import Settings
 
+# The JVM options of the official distribution's neo4j.conf: Neo4j's page cache, transaction
+# log and Bolt (Netty) need the opened java.base packages for their fast paths, and fall back
+# to slower copies and no fadvise/preallocation without them.
+JVM_OPTIONS = (
+    "-XX:+UseG1GC", "-XX:-OmitStackTraceInFastThrow", "-XX:+UnlockExperimentalVMOptions",
+    "-XX:+TrustFinalNonStaticFields", "-XX:+DisableExplicitGC", "-XX:-RestrictContended",
+    "-Djdk.nio.maxCachedBufferSize=1024", "-Dio.netty.tryReflectionSetAccessible=true",
+    "-Djdk.tls.ephemeralDHKeySize=2048", "-Djdk.tls.rejectClientInitiatedRenegotiation=true",
+    "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/java.io=ALL-UNNAMED",
+    "--add-opens=java.base/sun.nio.ch=ALL-UNNAMED", "-Dlog4j2.disable.jmx=true",
+    "-Dfile.encoding=UTF-8",
+)
 MAIN_CLASS = "org.neo4j.server.CommunityEntryPoint"
 ADMIN_CLASS = "org.neo4j.cli.AdminTool"
 MIN_JAVA = 17
@@ -142,8 +154,8 @@ class LocalNeo4j:
         self.logs.mkdir(parents=True, exist_ok=True)
         console = open(self.logs / "console.log", "ab")  # noqa: SIM115 - handed to the child
         proc = subprocess.Popen(
-            [java_bin(), f"-Xmx{self.settings.neo4j_heap}", "-XX:+UseG1GC",
-             "-Dfile.encoding=UTF-8", "-cp", f"{self.lib}/*", MAIN_CLASS,
+            [java_bin(), f"-Xms{self.settings.neo4j_heap}", f"-Xmx{self.settings.neo4j_heap}",
+             *JVM_OPTIONS, "-cp", f"{self.lib}/*", MAIN_CLASS,
              "--home-dir", str(self.root), "--config-dir", str(self.conf)],
             stdout=console, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             env=self._env(), start_new_session=True,

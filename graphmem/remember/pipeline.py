@@ -11,14 +11,14 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
 from neo4j import ManagedTransaction
 
 from graphmem.graph import clusters
-from graphmem.graph.driver import run
+from graphmem.graph.driver import run_maps
 from graphmem.graph.facts import row_to_fact
 from graphmem.graph.outbox import Outbox
 from graphmem.model import (
@@ -75,7 +75,7 @@ def load_states(tx: ManagedTransaction, space: str, proposals: tuple[Proposal, .
                 now: datetime) -> tuple[str | None, dict[Slot, SlotState]]:
     """Take the space lock and load the hot set of every slot the proposals touch, in one
     round trip; returns the space's stored policy (JSON) and the slot states."""
-    row = run(tx, "remember/lock_and_load", space=space, now=now,
+    row = run_maps(tx, "remember/lock_and_load", space=space, now=now,
               slots=_slot_params(proposals),
               past=_slot_params(proposals, lambda p: p.time_ref == TimeRef.PAST),
               coexist=_slot_params(proposals, lambda p: p.action == Action.COEXIST))[0]
@@ -122,16 +122,17 @@ def write_proposals(tx: ManagedTransaction, outbox: Outbox, req: WriteRequest) -
                                       [_result(p, d, {}) for p, d in decided]))
     conflicts = batch.apply(tx, info.space, info.now, outbox)
     found = clusters.collisions(tx, info.space, decided, req.cluster_jaccard)
-    return [replace(_result(p, d, conflicts), collisions=found.get(d.fact_id or "", ()))
-            for p, d in decided]
+    return [_result(p, d, conflicts, found.get(d.fact_id or "", ())) for p, d in decided]
 
 
-def _result(p: Proposal, d: Decision, conflicts: dict[str, str]) -> Result:
+def _result(p: Proposal, d: Decision, conflicts: dict[str, str],
+            collisions: tuple[dict[str, Any], ...] = ()) -> Result:
     value = p.value if d.action == Action.RETRACT else d.value
     fact_id = d.fact_id or d.refines
     return Result(action=d.action, subject=d.subject, value=value, fact_id=fact_id,
                   message=d.message,
-                  conflict_id=conflicts.get(d.fact_id) if d.fact_id else None)
+                  conflict_id=conflicts.get(d.fact_id) if d.fact_id else None,
+                  collisions=collisions)
 
 
 def _outbox_entry(outbox: Outbox, info: WriteInfo, batch: Batch, results: list[Result]
@@ -144,10 +145,14 @@ def _outbox_entry(outbox: Outbox, info: WriteInfo, batch: Batch, results: list[R
         "facts": batch.facts, "supersedes": batch.supersedes, "retracts": batch.retracts,
         "refines": batch.refines, "conflicts": batch.conflicts,
     }
-    return outbox.draft("remember", json.dumps(payload, default=_json_default, sort_keys=True))
+    now, now_text = info.now, info.now.isoformat()
 
+    def default(value: Any) -> Any:
+        """Times as ISO text; most are the write's own instant, converted once."""
+        if value is now:
+            return now_text
+        if isinstance(value, datetime):
+            return value.isoformat()
+        raise TypeError(f"cannot serialise {type(value).__name__}")
 
-def _json_default(value: Any) -> Any:
-    if isinstance(value, datetime):
-        return value.isoformat()
-    raise TypeError(f"cannot serialise {type(value).__name__}")
+    return outbox.draft("remember", json.dumps(payload, default=default, sort_keys=True))

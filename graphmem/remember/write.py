@@ -8,7 +8,8 @@ anything points at them, refined before a later decision in the batch retires th
 from __future__ import annotations
 
 import json
-import secrets
+import os
+import threading
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
@@ -24,9 +25,31 @@ from graphmem.recall.text import fact_text
 from graphmem.remember.approve import Plan, tombstone_value
 from graphmem.remember.new_fact import WriteInfo, new_fact, recorded, refined, revision
 
+_ID_BYTES = 6
+_IDS_PER_DRAW = 512
+
+
+class _IdPool(threading.local):
+    """Random bytes for ids, drawn from the OS's CSPRNG 512 ids at a time per thread, so a
+    batch of a thousand facts makes two system calls rather than a thousand."""
+
+    def __init__(self) -> None:
+        self.data = b""
+        self.at = 0
+
+    def take(self) -> bytes:
+        if self.at + _ID_BYTES > len(self.data):
+            self.data, self.at = os.urandom(_ID_BYTES * _IDS_PER_DRAW), 0
+        self.at += _ID_BYTES
+        return self.data[self.at - _ID_BYTES:self.at]
+
+
+_POOL = _IdPool()
+
 
 def new_id(prefix: str = "") -> str:
-    return prefix + secrets.token_hex(6)
+    """A random id: 48 bits, as hex, after `prefix`."""
+    return prefix + _POOL.take().hex()
 
 
 SEVERITY = {
@@ -118,7 +141,10 @@ def _stamp(p: Proposal) -> dict[str, datetime]:
 def _stamped(row: dict[str, Any], now: datetime) -> dict[str, Any]:
     """Split a fact row into its properties and the times that are the write's instant."""
     stamped = {k: True for k in _STAMPS if row.get(k) is now}
-    return {"props": {k: v for k, v in row.items() if k not in stamped}, "stamped": stamped}
+    props = dict(row)
+    for key in stamped:
+        del props[key]
+    return {"props": props, "stamped": stamped}
 
 
 def _edge(edge: dict[str, Any], now: datetime) -> dict[str, Any]:

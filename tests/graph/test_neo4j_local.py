@@ -83,6 +83,21 @@ def test_browser_is_served(managed: LocalNeo4j) -> None:
 
 
 # ---- failure paths on a fake installation ------------------------------------------------------
+def test_the_server_runs_with_the_distributions_jvm_options(managed: LocalNeo4j) -> None:
+    """Started as the official tarball's neo4j.conf starts it: the page cache, the
+    transaction log and Bolt get the JDK internals their fast paths need, and the heap is
+    sized up front, so the debug log of this run carries none of the fallback warnings."""
+    pid = managed.status().pid
+    args = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+    for option in manager.JVM_OPTIONS:
+        assert option in args
+    assert f"-Xms{managed.settings.neo4j_heap}" in args
+    log = (managed.logs / "debug.log").read_text(errors="replace")
+    this_run = log[log.rindex("Logging config in use"):]
+    assert "using fallback mode" not in this_run
+    assert "initial heap memory has not been configured" not in this_run
+
+
 def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
