@@ -17,6 +17,8 @@ CALL () {
       f.valid_from = CASE WHEN row.stamped.valid_from THEN $now ELSE f.valid_from END,
       f.valid_to = CASE WHEN row.stamped.valid_to THEN $now ELSE f.valid_to END,
       f.retired_at = CASE WHEN row.stamped.retired_at THEN $now ELSE f.retired_at END
+  SET f:$(CASE f.status WHEN 'ACTIVE' THEN 'Active' WHEN 'FLAGGED_CONFLICT' THEN 'Flagged'
+               WHEN 'SUPERSEDED' THEN 'Superseded' ELSE 'Historical' END)
 }
 CALL () {
   UNWIND $refines AS row
@@ -58,8 +60,10 @@ CALL () {
       old.valid_to = coalesce(old.valid_to, e.valid_to, $now)
 }
 CALL () {
-  // The projection kept in step with every fact written or changed ($synced), as
-  // graph/sync_facts does; inlined here to save the write a round trip.
+  // The projection kept in step with every existing fact the write changed ($synced, new
+  // facts changed again by a later decision of the write included), as graph/sync_facts
+  // does; inlined here to save the write a round trip. A new fact takes its status label
+  // as it is created, and has no edges yet (graph/project_facts adds them).
   UNWIND $synced AS id
   MATCH (f:Fact {id: id})
   WHERE f.space = $space

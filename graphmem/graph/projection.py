@@ -142,10 +142,11 @@ def sync(tx: ManagedTransaction, space: str, fact_ids: Iterable[str]) -> None:
 
 
 def changed(batch: BatchLike) -> list[str]:
-    """The facts a batch writes or changes, whose labels and edges the write brings in step
-    (remember/apply inlines graph/sync_facts for them, saving a round trip)."""
-    ids = [f["id"] for f in batch.facts]
-    ids += [e["old"] for e in (*batch.supersedes, *batch.retracts)]
+    """The facts a batch changes (retires, refines, moves to another status), whose labels
+    and edges the write brings in step (remember/apply inlines graph/sync_facts for them,
+    saving a round trip). The facts it creates are labelled as they are created; one that a
+    later decision of the batch changes again is among these."""
+    ids = [e["old"] for e in (*batch.supersedes, *batch.retracts)]
     ids += [r["id"] for r in (*batch.refines, *batch.statuses)]
     return sorted(set(ids))
 
