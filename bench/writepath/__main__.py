@@ -125,11 +125,13 @@ def cpu_beside_floor(mem: GraphMem, floor: Floor, stream: Any, writes: int, warm
                 op()
         settle(mem)
         for kind, op in ops.items():
+            quiet(server)
             p0, s0 = thread_cpu(), _threads(server)
             for _ in range(writes):
                 op()
             if kind == "write":
                 settle(mem)
+            quiet(server)  # the merges a kind's writes set off are its own
             p1, s1 = thread_cpu(), _threads(server)
             row = {"process": (sum(p1.values()) - sum(p0.values())) * 1e3 / writes}
             if s0 and s1:
@@ -141,6 +143,18 @@ def cpu_beside_floor(mem: GraphMem, floor: Floor, stream: Any, writes: int, warm
     return found
 
 
+def quiet(pid: int | None, limit: float = 120.0) -> None:
+    """Wait until the server has been idle for half a second (under 2% of a core): Lucene
+    merges the segments of a burst of writes on threads of its own, seconds later, and a
+    phase measured meanwhile would share the cores with them."""
+    deadline = time.monotonic() + limit
+    while pid is not None and time.monotonic() < deadline:
+        before = process_cpu(pid) or 0.0
+        time.sleep(0.5)
+        if (process_cpu(pid) or 0.0) - before < 0.01:
+            return
+
+
 def _threads(pid: int | None) -> dict[str, float]:
     return server_threads(pid) if pid is not None else {}
 
@@ -148,7 +162,8 @@ def _threads(pid: int | None) -> dict[str, float]:
 def cpu_table(cpu: dict[str, dict[str, float]], warm: int, writes: int) -> str:
     groups = sorted({k for row in cpu.values() for k in row} - {"process", "server"})
     lines = [f"CPU per write (ms), each kind {writes} times back to back after {warm} warm-up"
-             " rounds of all four; Neo4j's by thread group:", "",
+             " rounds of all four, from a quiet server until it is quiet again (the Lucene"
+             " merges a kind's writes set off included); Neo4j's by thread group:", "",
              "| per write | this process | Neo4j | " + " | ".join(groups) + " | total |"
              " total ÷ raw 2 statements |", "| --- | ---: | ---: | " + " | ".join(
                  "---:" for _ in groups) + " | ---: | ---: |"]
@@ -246,7 +261,7 @@ def size_table(by_size: dict[int, dict[str, list[float]]]) -> str:
     return "\n".join(lines)
 
 
-def lock_run(runtime: Any, writes: int, writers: int = 8) -> str:
+def lock_run(runtime: Any, writes: int, server: int | None, writers: int = 8) -> str:
     """`writes` single-fact writes by one writer, then by `writers` threads on as many spaces
     (writes ÷ writers each): deadlocks counted from the driver's log, aggregate rates."""
     import threading
@@ -255,6 +270,7 @@ def lock_run(runtime: Any, writes: int, writers: int = 8) -> str:
     with deadlock_log() as log:
         with GraphMem(space=f"bench-locks-1-{tag}", runtime=runtime) as mem:
             stream = workload(11)
+            quiet(server)
             t = time.perf_counter()
             for _ in range(writes):
                 mem.remember_facts([next(stream)])
@@ -274,6 +290,7 @@ def lock_run(runtime: Any, writes: int, writers: int = 8) -> str:
 
         threads = [threading.Thread(target=writer, args=(m, 20 + i))
                    for i, m in enumerate(mems)]
+        quiet(server)
         for th in threads:
             th.start()
         start.wait()
@@ -299,7 +316,7 @@ def main() -> None:
     parser.add_argument("--locks", type=int, default=0,
                         help="also N writes by one writer and by 8 writers on 8 spaces,"
                              " counting deadlocks (the issue's run: 10000)")
-    parser.add_argument("--warm", type=int, default=2000,
+    parser.add_argument("--warm", type=int, default=5000,
                         help="warm-up rounds before the CPU comparison (0: skip the comparison)")
     parser.add_argument("--batches", type=int, default=10,
                         help="batches written beside their raw replay (0: skip)")
@@ -323,12 +340,13 @@ def main() -> None:
                 times = interleaved(mem, floor, stream, args.writes)
             probe = probed(mem, stream, args.writes, server)
             index_rows = indexes(floor)
+            quiet(server)
             batch = batched(runtime, floor, server, args.batches, args.batch_size, tag) \
                 if args.batches else None
             by_size = {args.size: times} | {
                 size: beside_floor(runtime, floor, size, args.writes, tag) for size in also}
             deadlocks = log.deadlocks
-        locks = lock_run(runtime, args.locks) if args.locks else ""
+        locks = lock_run(runtime, args.locks, server) if args.locks else ""
     finally:
         runtime.close()
     body = report(args, times, probe, deadlocks, index_rows, (load0, os.getloadavg()[0]))
