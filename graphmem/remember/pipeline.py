@@ -76,9 +76,9 @@ def load_states(tx: ManagedTransaction, space: str, proposals: tuple[Proposal, .
     """Take the space lock and load the hot set of every slot the proposals touch, in one
     round trip; returns the space's stored policy (JSON) and the slot states."""
     row = run_maps(tx, "remember/lock_and_load", space=space, now=now,
-              slots=_slot_params(proposals),
-              past=_slot_params(proposals, lambda p: p.time_ref == TimeRef.PAST),
-              coexist=_slot_params(proposals, lambda p: p.action == Action.COEXIST))[0]
+                   slots=_slot_params(proposals),
+                   past=_slot_params(proposals, lambda p: p.time_ref == TimeRef.PAST),
+                   coexist=_slot_params(proposals, lambda p: p.action == Action.COEXIST))[0]
     facts: dict[Slot, list[Fact]] = defaultdict(list)
     for raw in row["facts"]:
         fact = row_to_fact(raw)

@@ -48,6 +48,22 @@ def test_every_fact_carries_the_label_of_its_status(shown: GraphMem) -> None:
     assert {r["status"] for r in rows} == set(LABELS)
 
 
+def test_a_fact_retired_by_the_write_that_created_it_carries_its_final_label(
+        mem: GraphMem) -> None:
+    """A new fact is labelled as it is created; a later decision of the same write that
+    supersedes it relabels it."""
+    mem.remember_facts([{"subject": "primary database", "value": "Postgres 14",
+                         "confidence": 0.9},
+                        {"subject": "primary database", "value": "Postgres 16",
+                         "action": "SUPERSEDE", "confidence": 0.9}])
+    with mem.graph.session() as session:
+        rows = session.run("MATCH (f:Fact {space: $space}) RETURN f.value AS value,"
+                           " f.status AS status, labels(f) AS labels", {"space": mem.key}).data()
+    found = {r["value"]: (r["status"], sorted(r["labels"])) for r in rows}
+    assert found == {"Postgres 14": ("SUPERSEDED", ["Fact", "Superseded"]),
+                     "Postgres 16": ("ACTIVE", ["Active", "Fact"])}
+
+
 def test_style_file_colours_each_status_and_kind() -> None:
     style = (BROWSER / "style.grass").read_text(encoding="utf-8")
     for label in (*LABELS.values(), "Fact", "Entity", "Conflict"):
