@@ -40,8 +40,9 @@ REPLAY = """
 CALL () {
   UNWIND $facts AS row
   CREATE (f:Fact)
-  SET f = row.props, f.recorded_at = $now
-  SET f:$(row.label)
+  SET f = row, f.recorded_at = $now
+  SET f:$(CASE f.status WHEN 'ACTIVE' THEN 'Active' WHEN 'FLAGGED_CONFLICT' THEN 'Flagged'
+               WHEN 'SUPERSEDED' THEN 'Superseded' ELSE 'Historical' END)
 }
 CALL () {
   UNWIND $supersedes AS e
@@ -60,7 +61,6 @@ CREATE (:Outbox {id: o.id, space: $space, kind: o.kind, payload: o.payload, crea
                  done: false})
 """
 DROP_INDEXES = ("DROP INDEX bench_floor_text IF EXISTS", "DROP INDEX bench_floor_vector IF EXISTS")
-LABELS = {"ACTIVE": "Active", "FLAGGED_CONFLICT": "Flagged", "SUPERSEDED": "Superseded"}
 
 
 class Floor:
@@ -103,14 +103,13 @@ class Floor:
             session.run("CALL db.awaitIndexes(300)").consume()
         self._indexed = True
 
-    def replay(self, params: dict[str, Any], now: Any) -> None:
+    def replay(self, params: dict[str, Any]) -> None:
         """A batch graphmem wrote (the parameters of its `remember/apply`), written bare in
         this floor's space, every id prefixed so that none collides with graphmem's."""
         def rid(value: str) -> str:
             return f"raw-{value}"
 
-        facts = [{"props": {**r["props"], "id": rid(r["props"]["id"]), "space": self.space},
-                  "label": LABELS.get(r["props"].get("status"), "Historical")}
+        facts = [{**r["props"], "id": rid(r["props"]["id"]), "space": self.space}
                  for r in params["facts"]]
         supersedes = [{"new": rid(e["new"]), "old": rid(e["old"])} for e in params["supersedes"]]
         retracts = [{"new": rid(e["new"]), "old": rid(e["old"])} for e in params["retracts"]]
@@ -118,7 +117,7 @@ class Floor:
 
         def work(tx: ManagedTransaction) -> None:
             tx.run(REPLAY, facts=facts, supersedes=supersedes, retracts=retracts,
-                   outbox=outbox, space=self.space, now=now).consume()
+                   outbox=outbox, space=self.space, now=params["now"]).consume()
 
         with self.driver.session(database=self.database) as session:
             session.execute_write(work)

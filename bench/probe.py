@@ -15,6 +15,7 @@ from __future__ import annotations
 import logging
 import os
 import threading
+import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -25,6 +26,7 @@ from typing import Any
 from neo4j._sync.io._bolt import Bolt
 from neo4j._sync.work.transaction import TransactionBase
 
+from graphmem import GraphMem
 from graphmem.graph.statements import registry
 
 TICKS = os.sysconf("SC_CLK_TCK")
@@ -103,7 +105,10 @@ def thread_cpu() -> dict[str, float]:
     return dict(found)
 
 
-def process_cpu(pid: int) -> float | None:
+def process_cpu(pid: int | None) -> float | None:
+    """utime+stime of a process in seconds; None when there is none (no managed server)."""
+    if pid is None:
+        return None
     try:
         fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     except OSError:
@@ -111,9 +116,12 @@ def process_cpu(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
-def server_threads(pid: int) -> dict[str, float]:
+def server_threads(pid: int | None) -> dict[str, float]:
     """CPU seconds of the server's threads by group, and of the whole process ("total",
-    which includes threads that have exited: Lucene starts a thread per segment merge)."""
+    which includes threads that have exited: Lucene starts a thread per segment merge);
+    empty without a server."""
+    if pid is None:
+        return {}
     found: dict[str, float] = defaultdict(float)
     for task in Path(f"/proc/{pid}/task").iterdir():
         try:
@@ -139,6 +147,25 @@ def _group(thread: str) -> str:
                           "MuninnPageCache")):
         return "checkpoints, index sampling, page cache"
     return "other"
+
+
+def settle(mem: GraphMem) -> None:
+    """Background work caught up: vectors stored, outbox applied and marked."""
+    mem.wait_for_embeddings(120)
+    mem.runtime.mirror.flush()
+    mem.runtime.mirror.mark_applied()
+
+
+def quiet(pid: int | None, limit: float = 120.0) -> None:
+    """Wait until the server has been idle for half a second (under 2% of a core): Lucene
+    merges the segments of a burst of writes on threads of its own, seconds later, and a
+    phase measured meanwhile would share the cores with them."""
+    deadline = time.monotonic() + limit
+    while pid is not None and time.monotonic() < deadline:
+        before = process_cpu(pid) or 0.0
+        time.sleep(0.5)
+        if (process_cpu(pid) or 0.0) - before < 0.01:
+            return
 
 
 @contextmanager

@@ -27,8 +27,10 @@ from bench.probe import (
     deadlock_log,
     probing,
     process_cpu,
+    quiet,
     quiet_driver,
     server_threads,
+    settle,
     thread_cpu,
 )
 from bench.reconcile.__main__ import workload
@@ -50,13 +52,6 @@ def grow(mem: GraphMem, size: int, seed: int = 7) -> Any:
         written += n
     settle(mem)
     return stream
-
-
-def settle(mem: GraphMem) -> None:
-    """Background work caught up: vectors stored, outbox applied and marked."""
-    mem.wait_for_embeddings(120)
-    mem.runtime.mirror.flush()
-    mem.runtime.mirror.mark_applied()
 
 
 def interleaved(mem: GraphMem, floor: Floor, stream: Any, writes: int
@@ -81,14 +76,14 @@ def probed(mem: GraphMem, stream: Any, writes: int, server: int | None) -> dict[
     """Round trips, statements, server time and CPU of `writes` single writes, the
     background catch-up included (measured until it has caught up)."""
     settle(mem)
-    cpu0, srv0, t0 = thread_cpu(), _cpu(server), time.perf_counter()
+    cpu0, srv0, t0 = thread_cpu(), process_cpu(server), time.perf_counter()
     with quiet_driver(), probing() as probe:
         for _ in range(writes):
             mem.remember_facts([next(stream)])
         wall = time.perf_counter() - t0
         cpu_writes = thread_cpu()
         settle(mem)
-    cpu1, srv1 = thread_cpu(), _cpu(server)
+    cpu1, srv1 = thread_cpu(), process_cpu(server)
     writer_cpu = cpu_writes.get(WRITER, 0.0) - cpu0.get(WRITER, 0.0)
     threads = {name: (cpu1.get(name, 0.0) - cpu0.get(name, 0.0)) * 1e3 / writes
                for name in set(cpu0) | set(cpu1)}
@@ -126,13 +121,13 @@ def cpu_beside_floor(mem: GraphMem, floor: Floor, stream: Any, writes: int, warm
         settle(mem)
         for kind, op in ops.items():
             quiet(server)
-            p0, s0 = thread_cpu(), _threads(server)
+            p0, s0 = thread_cpu(), server_threads(server)
             for _ in range(writes):
                 op()
             if kind == "write":
                 settle(mem)
             quiet(server)  # the merges a kind's writes set off are its own
-            p1, s1 = thread_cpu(), _threads(server)
+            p1, s1 = thread_cpu(), server_threads(server)
             row = {"process": (sum(p1.values()) - sum(p0.values())) * 1e3 / writes}
             if s0 and s1:
                 groups = {k: (s1.get(k, 0.0) - s0.get(k, 0.0)) * 1e3 / writes for k in s1}
@@ -141,22 +136,6 @@ def cpu_beside_floor(mem: GraphMem, floor: Floor, stream: Any, writes: int, warm
                 row |= {"server": total} | groups
             found[kind] = row
     return found
-
-
-def quiet(pid: int | None, limit: float = 120.0) -> None:
-    """Wait until the server has been idle for half a second (under 2% of a core): Lucene
-    merges the segments of a burst of writes on threads of its own, seconds later, and a
-    phase measured meanwhile would share the cores with them."""
-    deadline = time.monotonic() + limit
-    while pid is not None and time.monotonic() < deadline:
-        before = process_cpu(pid) or 0.0
-        time.sleep(0.5)
-        if (process_cpu(pid) or 0.0) - before < 0.01:
-            return
-
-
-def _threads(pid: int | None) -> dict[str, float]:
-    return server_threads(pid) if pid is not None else {}
 
 
 def cpu_table(cpu: dict[str, dict[str, float]], warm: int, writes: int) -> str:
@@ -182,10 +161,6 @@ def cpu_table(cpu: dict[str, dict[str, float]], warm: int, writes: int) -> str:
               f" transaction alone costs {base:.2f} ms, and the same with its node under a"
               f" full-text and a vector index {indexed:.2f} ms."]
     return "\n".join(lines)
-
-
-def _cpu(pid: int | None) -> float | None:
-    return None if pid is None else process_cpu(pid)
 
 
 def indexes(floor: Floor) -> list[str]:

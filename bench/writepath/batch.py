@@ -17,7 +17,7 @@ from typing import Any
 
 import graphmem.remember.write as write_module
 from bench.floor import Floor
-from bench.probe import process_cpu, quiet_driver
+from bench.probe import process_cpu, quiet_driver, settle
 from bench.reconcile.__main__ import workload
 from bench.results import percentile
 from graphmem import GraphMem
@@ -59,8 +59,6 @@ def batched(runtime: Runtime, floor: Floor, server: int | None, batches: int, si
             tag: str) -> BatchRun:
     """`batches` batches of `size` facts (the workload's mix), each followed by its raw replay;
     one batch first to warm both sides, not counted."""
-    from bench.writepath.__main__ import settle
-
     result = BatchRun(size)
     stream = workload(13)
     with GraphMem(space=f"bench-batch-{tag}", runtime=runtime) as mem, captured() as seen, \
@@ -74,7 +72,7 @@ def batched(runtime: Runtime, floor: Floor, server: int | None, batches: int, si
             settle(mem)
             whole = time.perf_counter() - t0
             c1, s1, t1 = time.process_time(), _cpu(server), time.perf_counter()
-            floor.replay(seen[-1], seen[-1]["now"])
+            floor.replay(seen[-1])
             raw = time.perf_counter() - t1
             c2, s2 = time.process_time(), _cpu(server)
             if index == 0:
@@ -89,7 +87,7 @@ def batched(runtime: Runtime, floor: Floor, server: int | None, batches: int, si
 
 
 def _cpu(pid: int | None) -> float:
-    return (process_cpu(pid) or 0.0) if pid is not None else 0.0
+    return process_cpu(pid) or 0.0
 
 
 def batch_table(run: BatchRun, measured_server: bool) -> str:
