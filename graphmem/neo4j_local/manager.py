@@ -1,8 +1,8 @@
 """The managed local Neo4j: fetched from Maven Central, run in the background on loopback.
 
-The server's lib/ is what `mvn dependency:copy-dependencies` resolves from the pom beside
-this file (Neo4j Community 5.26 LTS, its HTTP server and Neo4j Browser), exactly as the
-official tarball lays it out, so no Docker and no download outside Maven Central is needed.
+The server's lib/ holds the jars `jars.lock` names (Neo4j Community 5.26 LTS, its HTTP server
+and Neo4j Browser, resolved from the pom beside this file), as the official tarball lays it
+out, so no Docker and no download outside Maven Central is needed.
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 
 from graphmem.errors import ManagedNeo4jError
-from graphmem.neo4j_local import browser
+from graphmem.neo4j_local import browser, jars
 from graphmem.settings import Settings
 
 # The JVM options of the official distribution's neo4j.conf: Neo4j's page cache, transaction
@@ -75,35 +75,15 @@ class LocalNeo4j:
 
     # ---- install -------------------------------------------------------------------------
     def install(self) -> str:
-        """Resolve the jars with Maven, write the config, set the generated password."""
+        """Fetch the locked jars, write the config, set the generated password."""
         check_java()
-        mvn = shutil.which("mvn")
-        if mvn is None:
-            raise ManagedNeo4jError(
-                "Maven (mvn) is not on PATH: install it (Debian: `apt-get install maven`)"
-                " or point GRAPHMEM_NEO4J_URI at an existing Neo4j"
-            )
         for sub in ("conf", "data", "logs", "run", "plugins", "import"):
             (self.root / sub).mkdir(parents=True, exist_ok=True)
         if not self.version():
-            self._fetch_jars(mvn)
+            jars.fetch(self.settings.maven_repository, self.lib)
         self._write_conf()
         self._ensure_password()
         return f"Neo4j {self.version()} installed in {self.root}"
-
-    def _fetch_jars(self, mvn: str) -> None:
-        staging = self.root / "lib.partial"
-        shutil.rmtree(staging, ignore_errors=True)
-        pom = resources.files("graphmem.neo4j_local").joinpath("pom.xml")
-        with resources.as_file(pom) as pom_path:
-            cmd = [mvn, "-q", "-B", "-f", str(pom_path), "dependency:copy-dependencies",
-                   f"-DoutputDirectory={staging}", "-DincludeScope=runtime"]
-            proc = subprocess.run(cmd, capture_output=True, text=True, check=False)
-        if proc.returncode != 0:
-            tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
-            raise ManagedNeo4jError(f"Maven could not fetch Neo4j from Maven Central:\n{tail}")
-        shutil.rmtree(self.lib, ignore_errors=True)
-        staging.rename(self.lib)
 
     def _write_conf(self) -> None:
         template = resources.files("graphmem.neo4j_local").joinpath("neo4j.conf").read_text()

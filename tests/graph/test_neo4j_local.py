@@ -12,7 +12,11 @@ import socket
 import stat
 import subprocess
 import sys
+import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import partial
+from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import httpx
@@ -22,12 +26,32 @@ from typer.testing import CliRunner
 from graphmem.cli import app
 from graphmem.errors import ManagedNeo4jError
 from graphmem.graph.driver import GraphDriver
-from graphmem.neo4j_local import manager
+from graphmem.neo4j_local import jars, manager
+from graphmem.neo4j_local.jars import locked_jars
 from graphmem.neo4j_local.manager import LocalNeo4j
 from graphmem.settings import Settings, load_settings
 
 GRAPHMEM = Path(sys.executable).parent / "graphmem"
 FAKE_VERSION = "5.26.30"
+
+
+class _Quiet(SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: object) -> None:  # noqa: A002
+        pass
+
+
+@contextmanager
+def serve_folder(folder: Path) -> Iterator[str]:
+    """A real HTTP server on loopback serving `folder` (a stand-in Maven repository)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(_Quiet, directory=str(folder)))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 # ---- the running managed server --------------------------------------------------------------
@@ -182,11 +206,38 @@ def test_java_too_old(
         LocalNeo4j(fake_settings(tmp_path / "home")).install()
 
 
-def test_maven_missing(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
-    banner = 'openjdk version "17.0.15" 2025-04-15'
-    monkeypatch.setenv("PATH", str(fake_java(tmp_path / "bin", f"echo '{banner}' >&2")))
-    with pytest.raises(ManagedNeo4jError, match=r"^Maven \(mvn\) is not on PATH"):
-        LocalNeo4j(fake_settings(tmp_path / "home")).install()
+def test_the_lock_names_every_jar_the_server_needs_with_its_digest() -> None:
+    jars = {j.file_name: j for j in locked_jars()}
+    assert {"neo4j-5.26.30.jar", "neo4j-server-5.26.30.jar", "neo4j-browser-5.24.0.jar",
+            "netty-transport-native-epoll-4.1.137.Final-linux-x86_64.jar"} <= set(jars)
+    assert all(len(j.sha256) == 64 for j in jars.values())
+    epoll = jars["netty-transport-native-epoll-4.1.137.Final-linux-x86_64.jar"]
+    assert epoll.path == ("io/netty/netty-transport-native-epoll/4.1.137.Final/"
+                          "netty-transport-native-epoll-4.1.137.Final-linux-x86_64.jar")
+
+
+def test_a_jar_that_does_not_match_its_digest_is_refused(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """A repository serving other bytes than the lock names never fills lib/."""
+    jar = locked_jars()[0]
+    served = tmp_path / "repo"
+    (served / jar.path).parent.mkdir(parents=True)
+    (served / jar.path).write_bytes(b"not the jar")
+    monkeypatch.setattr(jars, "locked_jars", lambda: [jar])
+    monkeypatch.setattr(jars, "LOCAL_REPOSITORY", tmp_path / "no-m2")
+    with serve_folder(served) as url, pytest.raises(ManagedNeo4jError,
+                                                   match="does not match the SHA-256"):
+        jars.fetch(url, tmp_path / "lib")
+    assert not (tmp_path / "lib").exists()
+
+
+def test_an_unreachable_repository_names_the_url(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(jars, "locked_jars", lambda: locked_jars()[:1])
+    monkeypatch.setattr(jars, "LOCAL_REPOSITORY", tmp_path / "no-m2")
+    with serve_folder(tmp_path / "empty") as url, pytest.raises(
+            ManagedNeo4jError, match=r"could not fetch http://127\.0\.0\.1:\d+/.*404"):
+        jars.fetch(url, tmp_path / "lib")
 
 
 def test_a_server_that_exits_shows_the_log_tail(
