@@ -107,8 +107,9 @@ def neo4j_settings(
         base = load_settings(database_url=sqlite_url, audit_checkpoint_dir=checkpoints)
         if not base.managed_neo4j:
             return base
-        isolation.share_jars(base, request.config.stash[DEVELOPER])
-        _managed_neo4j(base)
+        with isolation.exclusive("neo4j"):
+            isolation.share_jars(base, request.config.stash[DEVELOPER])
+            _managed_neo4j(base)
         return base
     except GraphMemError as e:
         problem = str(e)
@@ -140,8 +141,9 @@ def graph(request: pytest.FixtureRequest, neo4j_settings: Settings) -> Iterator[
     try:
         driver = GraphDriver(neo4j_settings)
         driver.verify()
-        graph_migrations.up(driver)
-        isolation.sweep_stale(driver)
+        with isolation.exclusive("migrations"):
+            graph_migrations.up(driver)
+            isolation.sweep_stale(driver)
     except GraphMemError as e:
         problem = str(e)
         if driver is not None:

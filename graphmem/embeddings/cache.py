@@ -13,7 +13,8 @@ from graphmem.embeddings.types import Embedder, Vector
 class Embeddings:
     """Documents in batches; queries cached by exact text (`GRAPHMEM_QUERY_CACHE` entries).
 
-    `calls` counts calls that reached the model, so tests can check the model calls each operation makes.
+    `calls` counts calls that reached the model, so tests can hold each operation to its
+    documented number of model calls.
     """
 
     def __init__(self, embedder: Embedder, cache_size: int) -> None:

@@ -22,10 +22,13 @@ a run that was killed are deleted by a later run once they are a day old (`sweep
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import socket
 import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
@@ -87,10 +90,24 @@ def enter(managed_server: bool = True) -> Settings:
     os.environ["GRAPHMEM_HOME"] = str(TEST_HOME)
     os.environ["GRAPHMEM_DATABASE_URL"] = f"sqlite:///{TEST_HOME / 'graphmem.db'}"
     if managed_server and developer.managed_neo4j:
-        bolt, http = _ports()
+        with exclusive("ports"):
+            bolt, http = _ports()
         os.environ.update(SERVER_MEMORY, GRAPHMEM_NEO4J_BOLT_PORT=str(bolt),
                           GRAPHMEM_NEO4J_HTTP_PORT=str(http))
     return developer
+
+
+@contextmanager
+def exclusive(name: str) -> Iterator[None]:
+    """Held by one test process at a time (the workers of a parallel run share the test
+    home and its server): starting the server and migrating its schema happen once."""
+    TEST_HOME.mkdir(exist_ok=True)
+    with open(TEST_HOME / f".{name}.lock", "w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _ports() -> tuple[int, int]:
