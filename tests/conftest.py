@@ -56,6 +56,7 @@ DEFAULT_TEST_POSTGRES_URL = "postgresql://graphmem:graphmem@127.0.0.1:5432/graph
 
 NEO4J_FIXTURES = frozenset({"neo4j_settings", "settings", "graph", "runtime"})
 POSTGRES_FIXTURES = frozenset({"pg_url", "pg_schema_url"})
+PRIVATE_NEO4J = "private_neo4j"
 
 
 DEVELOPER = pytest.StashKey[Settings]()
@@ -71,13 +72,18 @@ def pytest_configure(config: pytest.Config) -> None:
 
 @pytest.hookimpl(tryfirst=True)
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """Mark tests by the real services their fixtures need (before `-m` deselects)."""
+    """Mark tests by the real services their fixtures need (before `-m` deselects), and
+    group them for a parallel run (`make test`: pytest-xdist, `--dist loadgroup`): a module's
+    tests stay on one worker, so its module fixtures are built once, and every test of a
+    private Neo4j server shares one worker, so that server starts once."""
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         if names & NEO4J_FIXTURES:
             item.add_marker(pytest.mark.neo4j)
         if names & POSTGRES_FIXTURES:
             item.add_marker(pytest.mark.postgres)
+        group = "private-neo4j" if PRIVATE_NEO4J in names else item.nodeid.split("::")[0]
+        item.add_marker(pytest.mark.xdist_group(group))
 
 
 # ---- Neo4j ---------------------------------------------------------------------------------
