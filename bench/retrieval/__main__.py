@@ -3,6 +3,9 @@
     python -m bench.retrieval            # 2k-fact space (quality + latency) and 20k (latency)
     python -m bench.retrieval --full     # 100k instead of 20k for the large space
 
+Every local embedding engine installed runs side by side (ONNX Runtime, and
+sentence-transformers when its extra is there: run from `.venv-sentence-transformers`).
+
 A space of 2,000 facts about invented entities, each with 2-3 paraphrased questions whose
 gold fact is known, receives 300 knowledge updates (SUPERSEDE). Every question is ranked by
 fused (RRF of vector and full-text), vector-only and lexical-only retrieval: hit@1, hit@5,
@@ -149,6 +152,72 @@ def report(size: int, big: int, rows: dict[str, dict[str, float]],
     return "\n".join(out)
 
 
+def engines_available() -> list[str]:
+    """ONNX Runtime always; sentence-transformers where its extra is installed (run the bench
+    from `.venv-sentence-transformers`, `make test-sentence-transformers` builds it)."""
+    import importlib.util
+
+    found = ["onnx"]
+    if importlib.util.find_spec("sentence_transformers") is not None:
+        found.append("sentence-transformers")
+    return found
+
+
+@dataclass
+class EngineRun:
+    runtime: Runtime
+    ranker: Ranker
+    rows: dict[str, dict[str, float]]
+    lat: list[tuple[str, dict[str, float]]]
+
+
+def open_engine(engine: str) -> tuple[Runtime, Ranker]:
+    runtime = Runtime.open(load_settings(query_cache=20_000, embedding_engine=engine))
+    runtime.migrate()
+    return runtime, Ranker(runtime.graph, VectorIndex(runtime.graph, lambda: runtime.embedder,
+                                                      runtime.settings.vector_cache))
+
+
+def engine_table(size: int, big: int, runs: dict[str, EngineRun]) -> str:
+    out = [f"Engines side by side (the same all-MiniLM-L6-v2 weights; quality on a {size:,}-fact"
+           f" space each engine embedded itself, latency of fresh questions; the {big:,}-fact"
+           " space was embedded once, by the first engine):", "",
+           "| engine | fused hit@1 | fused hit@5 | vector hit@5 | model alone p50 (ms) |"
+           f" ranking p50 at {size:,} (ms) | ranking p50 at {big:,} (ms) |",
+           "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+    for name, run in runs.items():
+        small, large = run.lat[0][1], run.lat[1][1]
+        out.append(f"| {name} | {run.rows['fused']['hit1']:.3f} | {run.rows['fused']['hit5']:.3f}"
+                   f" | {run.rows['vector']['hit5']:.3f} | {small['embed']:.1f} |"
+                   f" {small['p50']:.1f} | {large['p50']:.1f} |")
+    if len(runs) > 1:
+        first, second = list(runs.values())[:2]
+        names = list(runs)
+        out += ["", f"{names[0]} − {names[1]}: fused hit@5"
+                f" **{first.rows['fused']['hit5'] - second.rows['fused']['hit5']:+.3f}**"
+                " (target within 0.01); ranking p50 at"
+                f" {big:,}: **{first.lat[1][1]['p50'] / second.lat[1][1]['p50']:.2f}×**"
+                " (target ≤ 1.00×)."]
+    return "\n".join(out)
+
+
+def run_engine(runtime: Runtime, ranker: Ranker, engine: str, args: argparse.Namespace,
+               corpus: Corpus, large: Space, tag: str, made: list[GraphMem]) -> EngineRun:
+    made.append(GraphMem(space=f"bench-retrieval-{tag}/small-{engine}", runtime=runtime))
+    small = load(made[-1], corpus)
+    runtime.embedder.warm([q.text for q in corpus.questions])
+    rows = {}
+    for strategy in (FUSED, VECTOR, LEXICAL):
+        rows[strategy.name] = quality(ranker, small, corpus.questions, strategy)
+        print(f"{engine} {strategy.name:>8}: {rows[strategy.name]}", flush=True)
+    lat = [(f"{args.size:,} facts", latency(runtime, ranker, small, corpus.questions,
+                                            args.samples, 1))]
+    lat.append((f"{args.big:,} facts", latency(runtime, ranker, large, args.large_questions,
+                                               args.samples, 2)))
+    print(engine, lat, flush=True)
+    return EngineRun(runtime, ranker, rows, lat)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -157,13 +226,14 @@ def main() -> None:
     parser.add_argument("--updates", type=int, default=300)
     parser.add_argument("--large", type=int, default=None, help="default 20,000 (--full 100k)")
     parser.add_argument("--samples", type=int, default=200, help="latency samples per size")
+    parser.add_argument("--engines", default=",".join(engines_available()),
+                        help="local embedding engines to compare (default: those installed)")
     parser.add_argument("--keep", action="store_true", help="keep the bench spaces")
     args = parser.parse_args()
-    big = args.large or (100_000 if args.full else 20_000)
-    runtime = Runtime.open(load_settings(query_cache=20_000))
-    runtime.migrate()
-    ranker = Ranker(runtime.graph, VectorIndex(runtime.graph, lambda: runtime.embedder,
-                                               runtime.settings.vector_cache))
+    args.big = args.large or (100_000 if args.full else 20_000)
+    engines = args.engines.split(",")
+    opened = {e: open_engine(e) for e in engines}
+    runtime, ranker = opened[engines[0]]
     tag = uuid.uuid4().hex[:8]
     made: list[GraphMem] = []
     load_start = os.getloadavg()[0]
@@ -171,34 +241,24 @@ def main() -> None:
         corpus = build(args.size, args.updates, seed=7)
         print(f"corpus: {len(corpus.facts):,} facts, {len(corpus.questions):,} questions,"
               f" {len(corpus.updates)} updates", flush=True)
-        made.append(GraphMem(space=f"bench-retrieval-{tag}/small", runtime=runtime))
-        small = load(made[-1], corpus)
-        runtime.embedder.warm([q.text for q in corpus.questions])
-        rows = {}
-        for strategy in (FUSED, VECTOR, LEXICAL):
-            rows[strategy.name] = quality(ranker, small, corpus.questions, strategy)
-            print(f"{strategy.name:>8}: {rows[strategy.name]}", flush=True)
-        lat = [(f"{args.size:,} facts", latency(runtime, ranker, small, corpus.questions,
-                                                args.samples, 1))]
-        print(lat[-1], flush=True)
-        large_corpus = build(big, 0, seed=11)
+        large_corpus = build(args.big, 0, seed=11)
+        args.large_questions = large_corpus.questions
         made.append(GraphMem(space=f"bench-retrieval-{tag}/large", runtime=runtime))
         large = load(made[-1], large_corpus)
-        lat.append((f"{big:,} facts", latency(runtime, ranker, large, large_corpus.questions,
-                                              args.samples, 2)))
-        print(lat[-1], flush=True)
-        lat.append((f"{args.size:,} facts, beside the {big:,}-fact space",
-                    latency(runtime, ranker, small, corpus.questions, args.samples, 3)))
-        print(lat[-1], flush=True)
-        rates = {args.size: (args.size + args.updates) / small.seconds,
-                 big: big / large.seconds}
-        body = report(args.size, big, rows, lat, rates, (load_start, os.getloadavg()[0]))
+        runs = {e: run_engine(*opened[e], e, args, corpus, large, tag, made) for e in engines}
+        first = runs[engines[0]]
+        rates = {args.big: args.big / large.seconds}
+        body = report(args.size, args.big, first.rows, first.lat, rates,
+                      (load_start, os.getloadavg()[0]))
+        body += "\n\n" + engine_table(args.size, args.big, runs)
     finally:
         for mem in made:
             _drop(mem, args.keep)
-        runtime.close()
+        for rt, _ in opened.values():
+            rt.close()
     print(body)
-    command = "python -m bench.retrieval" + (" --full" if args.full else "")
+    command = "python -m bench.retrieval" + (" --full" if args.full else "") + \
+        f" --engines {args.engines}"
     write_section("retrieval", f"Command: `{command}`\n\n{body}")
 
 
