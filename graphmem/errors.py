@@ -2,13 +2,47 @@
 
 Every message is one line that says what is wrong and what to do about it, because it
 reaches people through the CLI, the API and the server log alike.
+
+Each class carries what every transport tells a client about it, as Starlette's
+`HTTPException` carries its status: `code` (the public code GraphQL puts in
+`extensions.code` and MCP in its error results) and `shown` (whether the message may reach
+the client). A masked error's client gets `kind`, a short description, and a reference id
+under which the server log holds the message. An exception that is not a `GraphMemError` is
+`INTERNAL` and masked.
 """
 
 from __future__ import annotations
 
+from typing import ClassVar
+
+UNAUTHENTICATED = "UNAUTHENTICATED"
+FORBIDDEN = "FORBIDDEN"
+BAD_USER_INPUT = "BAD_USER_INPUT"
+ALREADY_SETTLED = "ALREADY_SETTLED"
+NOT_FOUND = "NOT_FOUND"
+RATE_LIMITED = "RATE_LIMITED"
+UNAVAILABLE = "UNAVAILABLE"
+INTERNAL = "INTERNAL"
+
 
 class GraphMemError(Exception):
     """Root of every error graphmem raises on purpose."""
+
+    code: ClassVar[str] = INTERNAL
+    shown: ClassVar[bool] = False
+    kind: ClassVar[str] = "an internal error"
+
+
+def public(error: BaseException | None) -> tuple[str, bool]:
+    """(code, whether the message may be shown) for any exception a call ended with."""
+    if isinstance(error, GraphMemError):
+        return error.code, error.shown
+    return INTERNAL, False
+
+
+def masked_kind(error: BaseException) -> str:
+    """What a client whose error is masked is told of it."""
+    return error.kind if isinstance(error, GraphMemError) else GraphMemError.kind
 
 
 class ConfigError(GraphMemError):
@@ -18,9 +52,15 @@ class ConfigError(GraphMemError):
 class Neo4jUnavailable(GraphMemError):
     """Neo4j is down, unreachable or refuses our credentials."""
 
+    code = UNAVAILABLE
+    kind = "the graph store (Neo4j) is unavailable"
+
 
 class StoreUnavailable(GraphMemError):
     """The relational store (SQLite or Postgres) cannot be reached or opened."""
+
+    code = UNAVAILABLE
+    kind = "the relational store is unavailable"
 
 
 class SchemaOutdated(GraphMemError):
@@ -34,31 +74,60 @@ class ManagedNeo4jError(GraphMemError):
 class InvalidInput(GraphMemError):
     """Input a caller sent is malformed: the message says which field and why."""
 
+    code = BAD_USER_INPUT
+    shown = True
+
 
 class AlreadySettled(InvalidInput):
     """The conflict or pending change was closed by someone else first (a lost race): the
     message says how it was settled; nothing was changed."""
 
+    code = ALREADY_SETTLED
+
 
 class NotFound(GraphMemError):
     """The id or name asked for does not exist in this space."""
 
+    code = NOT_FOUND
+    shown = True
+
+
+class Unauthenticated(GraphMemError):
+    """No credential, or one that is unknown or revoked: send `Authorization: Bearer gm_sk_…`.
+    Distinct from AccessDenied, which means 'known, but not allowed'."""
+
+    code = UNAUTHENTICATED
+    shown = True
+
 
 class AccessDenied(GraphMemError):
     """The caller lacks the capability or the scope for this operation."""
+
+    code = FORBIDDEN
+    shown = True
 
     def __init__(self, reason: str) -> None:
         super().__init__(f"Access denied: {reason}")
 
 
 class LLMUnavailable(GraphMemError):
-    """No model is configured, or the configured endpoint failed."""
+    """No model is configured: the message says what to configure, or what works without
+    one."""
+
+    code = UNAVAILABLE
+    shown = True
 
 
 class LLMCallFailed(LLMUnavailable):
     """The configured endpoint failed or answered nothing usable. The message names the
     endpoint and quotes it, for the operator: the API logs it and answers a reference."""
 
+    shown = False
+    kind = "the configured model endpoint failed"
+
 
 class BudgetExceeded(GraphMemError):
     """A hard budget (critical facts, traversal) would be exceeded; we fail, never truncate."""
+
+    code = BAD_USER_INPUT
+    shown = True

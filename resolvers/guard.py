@@ -23,9 +23,8 @@ from typing import Any, TypeVar
 from starlette.concurrency import run_in_threadpool
 
 from graphmem.auth import Principal, Unauthenticated
-from graphmem.errors import AccessDenied
+from graphmem.errors import AccessDenied, public
 from graphmem.model import Result, Space
-from graphmem.resolvers.codes import code_for
 from graphmem.resolvers.context import RequestContext
 from graphmem.resolvers.registry import OPERATIONS, Operation
 from graphmem.service import guard
@@ -93,7 +92,7 @@ async def execute(ctx: RequestContext, name: str, raw_space: str | None, /,
     try:
         result = await in_worker(op.fn, call, **arguments)
     except Exception as e:
-        outcome = code_for(e)[0]
+        outcome = public(e)[0]
         raise
     finally:
         ctx.metrics.observe_operation(name, outcome, time.perf_counter() - started)

@@ -2,7 +2,7 @@
 
 Errors raised before execution (syntax, validation, variable coercion) are the caller's
 input: BAD_USER_INPUT with the message. During execution the error class decides
-(resolvers.codes). An INTERNAL or outage error gets a reference id; its detail is logged
+(its `code` and `shown`, graphmem.errors). An INTERNAL or outage error gets a reference id; its detail is logged
 under the same id and never sent.
 """
 
@@ -16,8 +16,7 @@ import strawberry
 from graphql import GraphQLError
 from strawberry.types import ExecutionContext
 
-from graphmem.errors import GraphMemError
-from graphmem.resolvers.codes import BAD_USER_INPUT, code_for
+from graphmem.errors import BAD_USER_INPUT, GraphMemError, public
 from graphmem.resolvers.context import RequestContext
 
 log = logging.getLogger("graphmem.api.errors")
@@ -30,8 +29,8 @@ def classify(error: GraphQLError) -> tuple[str, bool]:
             original, ValueError | TypeError | GraphQLError)):
         return BAD_USER_INPUT, True
     if error.path is None and not isinstance(original, GraphMemError):
-        return code_for(None)
-    return code_for(original)
+        return public(None)
+    return public(original)
 
 
 def apply_code(error: GraphQLError, context: Any) -> str:

@@ -1,9 +1,7 @@
-"""Authentication failures: distinct from AccessDenied, which means 'known, but not allowed'."""
+"""Authentication failures (the class lives with the other public errors)."""
 
 from __future__ import annotations
 
-from graphmem.errors import GraphMemError
+from graphmem.errors import Unauthenticated
 
-
-class Unauthenticated(GraphMemError):
-    """No credential, or one that is unknown or revoked: send `Authorization: Bearer gm_sk_…`."""
+__all__ = ["Unauthenticated"]
