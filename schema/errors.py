@@ -1,9 +1,9 @@
 """Every GraphQL error leaves with `extensions.code`; unexpected ones are masked.
 
 Errors raised before execution (syntax, validation, variable coercion) are the caller's
-input: BAD_USER_INPUT with the message. During execution the error class decides
-(its `code` and `shown`, graphmem.errors). An INTERNAL or outage error gets a reference id; its detail is logged
-under the same id and never sent.
+input: BAD_USER_INPUT with the message. During execution the error class decides (its
+`code` and `shown`, graphmem.errors). An INTERNAL or outage error gets a reference id; its
+detail is logged under the same id and never sent.
 """
 
 from __future__ import annotations

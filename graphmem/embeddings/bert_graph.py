@@ -15,6 +15,7 @@ import math
 import struct
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import numpy.typing as npt
@@ -75,7 +76,7 @@ class _Graph:
         self.weights.append(numpy_helper.from_array(np.ascontiguousarray(array), name))
         return name
 
-    def op(self, kind: str, *inputs: str, **attrs: object) -> str:
+    def op(self, kind: str, *inputs: str, **attrs: Any) -> str:
         self._count += 1
         out = f"{kind.lower()}_{self._count}"
         self.nodes.append(helper.make_node(kind, list(inputs), [out], **attrs))
