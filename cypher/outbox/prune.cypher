@@ -1,8 +1,8 @@
 // Applied entries older than the keep period leave the graph (the mirror holds the event);
 // each space's floor records the last seq removed, so the change feed knows to read older
-// ones from the mirror.
+// ones from the mirror. `$spaces` limits it to those spaces (null: every space).
 MATCH (o:Outbox)
-WHERE o.done = true AND o.applied_at < $before
+WHERE o.done = true AND o.applied_at < $before AND ($spaces IS NULL OR o.space IN $spaces)
 WITH o LIMIT $limit
 WITH o.space AS space, max(o.seq) AS top, collect(o) AS gone
 CALL (gone) {

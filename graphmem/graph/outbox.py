@@ -216,9 +216,14 @@ def mark_done(graph: GraphDriver, ids: Sequence[str]) -> None:
     graph.write("outbox/mark_done", ids=list(ids), now=datetime.now(UTC))
 
 
-def prune(graph: GraphDriver, keep_seconds: int, limit: int = 1000) -> int:
+def prune(graph: GraphDriver, keep_seconds: int, limit: int = 1000,
+          spaces: Sequence[str] | None = None) -> int:
+    """Applied entries older than `keep_seconds` leave the graph, in `spaces` only when given
+    (a maintenance job of one space must not take other spaces' entries with it)."""
     before = datetime.now(UTC) - timedelta(seconds=keep_seconds)
-    return int(graph.write("outbox/prune", before=before, limit=limit)[0]["pruned"])
+    rows = graph.write("outbox/prune", before=before, limit=limit,
+                       spaces=None if spaces is None else list(spaces))
+    return int(rows[0]["pruned"])
 
 
 def pending_count(graph: GraphDriver, space: str | None = None

@@ -157,7 +157,7 @@ def test_a_cursor_older_than_the_graphs_outbox_is_served_from_the_mirror(api: Ap
         secret = await graphql_write(api, admin, "u", "secret", "hunter2")
         await graphql_write(api, admin, "u", "kept2", "two")
         await asyncio.to_thread(runtime.mirror.drain, [space])
-        pruned = await asyncio.to_thread(outbox.prune, runtime.graph, 0, 100_000)
+        pruned = await asyncio.to_thread(outbox.prune, runtime.graph, 0, 100_000, [space])
         assert pruned >= 3
         erased = await asyncio.to_thread(
             api.ok, admin, 'mutation($id: ID!) { delete(space: "u", factId: $id)'

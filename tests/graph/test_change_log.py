@@ -70,7 +70,7 @@ def test_old_cursors_read_the_mirror_once_the_graph_let_the_entries_go(
     before = everything(mem.runtime, mem.key)
     mem.drain()
     mem.runtime.mirror.mark_applied()
-    assert outbox.prune(mem.graph, 0, 100_000) >= 3
+    assert outbox.prune(mem.graph, 0, 100_000, spaces=[mem.key]) >= 3
     floor, left = outbox.since(mem.graph, mem.key, 0, "", 100)
     assert left == [] and floor == before[-1].key[0]
     after = everything(mem.runtime, mem.key)

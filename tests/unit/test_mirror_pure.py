@@ -23,7 +23,7 @@ PARAMETERS = {
     "outbox/pending": {"store", "limit", "spaces"},
     "outbox/pending_count": {"space"},
     "outbox/mark_done": {"ids", "now"},
-    "outbox/prune": {"before", "limit"},
+    "outbox/prune": {"before", "limit", "spaces"},
     "outbox/done_ids": {"space"},
     "outbox/claim_space": {"space", "store", "now"},
     "fsck/mirror_facts": {"space"},
