@@ -16,6 +16,9 @@
 #   make test-docker  the same tests against the official neo4j:5.26 and postgres:16 images
 #                (testcontainers; needs a running Docker engine and stops at once without one)
 #   make lint    ruff, mypy --strict and the import-linter contracts (scripts/lint.sh)
+#   make docs    the documentation site: the reference pages regenerated from the code
+#                (scripts/gen_docs.py), then `mkdocs build --strict` into site/, which
+#                `graphmem serve` serves at /docs/
 #   make reference-vectors  the embedding fixture's reference vectors, computed with
 #                sentence-transformers in a scratch venv (.venv-sentence-transformers; torch)
 #   make test-sentence-transformers  the embedding tests on the sentence-transformers engine,
@@ -51,7 +54,7 @@ UI_BUNDLE := ui/dist/index.html
 UI_MODULES := ui/node_modules/.package-lock.json
 
 .PHONY: setup run test test-docker test-postgres neo4j-jars lint stop compose help ui \
-	ui-if-missing reference-vectors test-sentence-transformers
+	ui-if-missing reference-vectors test-sentence-transformers docs
 
 help:
 	@sed -n 's/^#   //p' Makefile
@@ -121,6 +124,10 @@ endif
 
 lint: $(DEV_STAMP)
 	BIN=$(BIN) bash scripts/lint.sh
+
+docs: $(DEV_STAMP)
+	$(BIN)/python scripts/gen_docs.py
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict
 
 # The reference engine (sentence-transformers on PyTorch, several GB) lives in a venv of its own,
 # so neither `make run` nor `make test` installs torch.
