@@ -22,7 +22,7 @@ from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
 from graphmem.auth import KeyStore
-from graphmem.http import browser_guide, state, ui
+from graphmem.http import browser_guide, docs, state, ui
 from graphmem.http.authn import AuthMiddleware
 from graphmem.http.clients import ClientMiddleware
 from graphmem.http.graphql import GraphQLEndpoint
@@ -69,6 +69,7 @@ def routes(settings: Settings) -> list[BaseRoute]:
         WebSocketRoute("/graphql", graphql),
         Route("/metrics", metrics_endpoint(token)),  # type: ignore[arg-type]
         *ui.routes(settings),
+        *docs.routes(),
         *browser_guide.routes(),
     ]
 

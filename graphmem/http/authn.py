@@ -1,8 +1,8 @@
 """Authentication: `Authorization: Bearer gm_sk_…` becomes the request's principal.
 
 Without a valid credential the answer is 401, with three exceptions: the static pages under
-`/ui/` and GraphiQL's page (static HTML; every operation they send still needs a key), and
-WebSocket handshakes, whose key may arrive in the graphql-transport-ws `connection_init`
+`/ui/` and `/docs/` and GraphiQL's page (static HTML; every operation they send still needs a
+key), and WebSocket handshakes, whose key may arrive in the graphql-transport-ws `connection_init`
 payload instead (browsers cannot set headers on a WebSocket). With GRAPHMEM_AUTH_REQUIRED=off
 a keyless caller that passes the local-mode rules (graphmem.http.local) is the admin of the
 `default` tenant; anyone else still gets 401. A request with a key then draws on that key's
@@ -17,7 +17,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from strawberry.http.websocket_origin import normalize_allowed_origins
 
 from graphmem.auth import KeyStore, Principal, Unauthenticated, local_admin
-from graphmem.http import local, state, ui
+from graphmem.http import docs, local, state, ui
 from graphmem.http.limits import refuse_rate
 from graphmem.http.responses import send_error
 
@@ -46,7 +46,8 @@ class AuthMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
-        if scope["type"] not in ("http", "websocket") or path in OPEN or ui.is_public(path):
+        if (scope["type"] not in ("http", "websocket") or path in OPEN or ui.is_public(path)
+                or docs.is_public(path)):
             await self.app(scope, receive, send)
             return
         headers = Headers(scope=scope)

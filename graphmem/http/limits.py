@@ -1,6 +1,7 @@
 """Limits before authentication, so floods are refused cheaply: body size and per-client rate;
 and, once a key is known, the same rate per key.
-The web UI's static files (`/ui/`) are exempt; every API call they make is counted.
+The static files of the web UI (`/ui/`) and the manual (`/docs/`) are exempt; every API call
+they make is counted.
 
 The body cap holds for chunked bodies too: the body is read up to the cap and replayed to
 the application, never trusted from Content-Length alone. One token bucket map serves every
@@ -16,7 +17,7 @@ import math
 from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from graphmem.http import state, ui
+from graphmem.http import docs, state, ui
 from graphmem.http.responses import send_error
 from graphmem.service.rates import RateLimiter
 
@@ -50,7 +51,8 @@ class LimitsMiddleware:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
-        if scope["type"] not in ("http", "websocket") or path in EXEMPT or ui.is_public(path):
+        if (scope["type"] not in ("http", "websocket") or path in EXEMPT or ui.is_public(path)
+                or docs.is_public(path)):
             await self.app(scope, receive, send)
             return
         state.request_state(scope)["limiter"] = self.limiter
