@@ -20,7 +20,7 @@ CommaList = Annotated[tuple[str, ...], NoDecode]
 
 
 class Settings(BaseSettings):
-    """Every setting with its default; the README's configuration table mirrors this class."""
+    """Every setting with its default; docs/reference/settings.md is generated from this class."""
 
     model_config = SettingsConfigDict(
         env_prefix="GRAPHMEM_", env_file=".env", extra="ignore", frozen=True
