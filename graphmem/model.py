@@ -226,7 +226,7 @@ class Fact:
 
 @dataclass(frozen=True)
 class SlotSpec:
-    """A declared slot (seed 000 "Declared slots and presets")."""
+    """A declared slot (see docs/concepts/slots.md)."""
 
     name: str
     aliases: tuple[str, ...] = ()
@@ -239,7 +239,7 @@ class SlotSpec:
 
 @dataclass(frozen=True)
 class Policy:
-    """How cross-source conflicts resolve in one space (seed 000, seed 001)."""
+    """How cross-source conflicts resolve in one space (see docs/concepts/sources.md)."""
 
     mode: PolicyMode = PolicyMode.RECENCY
     authority: dict[str, int] = field(default_factory=dict)
@@ -318,7 +318,7 @@ class Decision:
 
 @dataclass(frozen=True)
 class Result:
-    """One line of a remember result; `str()` is the seed's result string."""
+    """One line of a remember result; `str()` is its result line (`Stored: [ADD] db = X`)."""
 
     action: Action
     subject: str

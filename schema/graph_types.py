@@ -92,7 +92,7 @@ class Entity(Node):
 
     @field("Spellings facts used for the entity other than its name"
                                   " (a head or tail as written); entities have no other"
-                                  " alias: names match exactly (seed 001).")
+                                  " alias: names match exactly.")
     async def aliases(self, info: GraphInfo) -> list[str]:
         return list(await loaders.aliases(info.context, self.space).load(self.key))
 

@@ -68,7 +68,7 @@ class GraphQueries:
         return EntityView.from_model(found, _space(info, space), as_of)
 
     @field("One attribute (a relation or a subject) of an entity through time, oldest to"
-           " newest (seed 001's entity history).")
+           " newest.")
     async def entity_history(self, info: GraphInfo, space: SpaceArg, type: str, name: str,
                              attribute: str, scope: str | None = None, as_of: AsOf = None,
                              valid_at: ValidAt = None, valid_during: ValidDuring = None,

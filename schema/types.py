@@ -105,7 +105,7 @@ def _refinement(revision: dict[str, Any]) -> Refinement:
                       at=datetime.fromisoformat(at) if isinstance(at, str) else None)
 
 
-@strawberry.type(description="An ACTIVE fact a new one overlaps by entities (seed 002):"
+@strawberry.type(description="An ACTIVE fact a new one overlaps by entities:"
                              " nothing was decided; supersede, open a conflict or ignore it.")
 class Collision:
     fact_id: strawberry.ID
@@ -156,7 +156,7 @@ class HistoryEntry:
                              " it from the newest end).")
 class History(Connection[HistoryEntry]):
     subject: str
-    text: str = strawberry.field(description="The page as the seed renders a history.")
+    text: str = strawberry.field(description="The page as `history` renders it.")
 
     @field("The entries of this page.",
            deprecation_reason="Use `edges` or `nodes` (a page of the timeline).")

@@ -1,4 +1,4 @@
-// Fact clustering (seed 002): ACTIVE facts whose entity set overlaps a new fact's with
+// Fact clustering: ACTIVE facts whose entity set overlaps a new fact's with
 // Jaccard >= $threshold, leaving out what reconciliation already related (same slot, the
 // facts it superseded, retracted or flagged against). At most $limit per new fact.
 UNWIND $rows AS row

@@ -1,4 +1,4 @@
-"""Fact clustering by entity overlap (seed 002): deterministic, no model involved.
+"""Fact clustering by entity overlap: deterministic, no model involved.
 
 A new fact collides with an ACTIVE fact when their entity sets have Jaccard similarity at or
 above GRAPHMEM_CLUSTER_JACCARD and reconciliation did not already relate them (same slot,

@@ -1,6 +1,6 @@
 """Entities: identified by the exact composite key (normalised type, normalised name).
 
-Seed 001: types fold into a closed vocabulary, names are matched exactly (no fuzzy matching
+Types fold into a closed vocabulary, names are matched exactly (no fuzzy matching
 on the write path), an unresolvable relation end becomes a placeholder of type `unknown`,
 and a maintenance sweep later attaches a placeholder to the one typed entity of its name.
 """
@@ -193,7 +193,7 @@ class Vocabulary:
 
 def vocabulary(graph: GraphDriver, space: str, limit: int = 200,
                when: When = NOW) -> Vocabulary:
-    """Known entity names (seeded first) and relation labels in use (seed 001), now or at
+    """Known entity names (seeded first) and relation labels in use, now or at
     another point of either clock."""
     if when == NOW:
         rows = graph.read("entities/vocabulary", space=space, limit=limit)

@@ -85,7 +85,7 @@ def view(graph: GraphDriver, space: str, entity: Entity, as_of: datetime | None 
 
 
 def history(graph: GraphDriver, space: str, entity: Entity, attribute: str) -> History:
-    """Seed 001's GET …/entities/{type}/{name}/history/{key}: the chain, oldest → newest."""
+    """One attribute of an entity (a relation or a subject): the chain, oldest → newest."""
     try:
         key = normalise_subject(attribute)
     except ValueError as e:

@@ -96,7 +96,7 @@ class Related:
 
 
 def provenance(fact: Fact) -> str:
-    """`(alice, since 2024-03-01, ref)` inline, as seed 002 shows it."""
+    """Provenance inline: `(alice, since 2024-03-01, ref)`."""
     bits = [fact.source or "unknown source"]
     if fact.valid_from is not None:
         bits.append(f"since {fact.valid_from.date().isoformat()}")

@@ -82,7 +82,7 @@ class HistoryEntry:
 
 @dataclass(frozen=True)
 class History(Sequence[HistoryEntry]):
-    """One subject's timeline, oldest → newest; `str()` is the seed's rendering.
+    """One subject's timeline, oldest → newest; `str()` is `History for 'state' (oldest → …`.
 
     A read-only sequence of its entries, so `for entry in history`, `history[-1]` and
     `len(history)` work as they do on a list; a slice gives a tuple of entries.

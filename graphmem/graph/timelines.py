@@ -76,6 +76,6 @@ def history_page(graph: GraphDriver, space: str, subject: str, scope: str | None
 
 def entity_history_page(graph: GraphDriver, space: str, key: str, attribute: str,
                         scope: str | None, when: When, window: Window) -> Page[HistoryEntry]:
-    """A page of one attribute (relation or subject) of an entity, seed 001's history."""
+    """A page of one attribute (relation or subject) of an entity, oldest → newest."""
     params = {**_params(space, scope, when), "key": key, "attribute": _folded(attribute)}
     return _page(graph, "entities/history", params, when, window)

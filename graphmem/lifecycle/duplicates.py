@@ -1,4 +1,4 @@
-"""Near-duplicate entities: pairs whose names embed with cosine >= 0.95 (seed 001's fsck).
+"""Near-duplicate entities: pairs whose names embed with cosine >= 0.95, for `fsck` to report.
 
 Candidates only, for a person to act on; nothing is merged. Runs on the configured embedder
 (graphmem.embeddings, the local all-MiniLM-L6-v2 by default), in blocks so a large space

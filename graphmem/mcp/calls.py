@@ -1,5 +1,5 @@
 """One tool call: who is calling, the guard, the service call in a worker thread, the
-metrics, and the result in the seed's words.
+metrics, and the result in graphmem's result lines.
 
 A refused call answers `Access denied: …` (an error result) and is audited by the service
 guard; any failure is an error result with one clear line (graphmem.mcp.errors), never a
@@ -49,7 +49,7 @@ def failed(text: str) -> CallToolResult:
 
 
 def answer(result: Any, text: str | None = None) -> CallToolResult:
-    """The seed's text, and the result as JSON for clients that read structured content."""
+    """The result lines, and the result as JSON for clients that read structured content."""
     structured = pydantic_core.to_jsonable_python(result, fallback=str)
     if not isinstance(structured, dict):
         structured = {"result": structured}

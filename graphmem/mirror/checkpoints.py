@@ -8,7 +8,7 @@ GRAPHMEM_AUDIT_CHECKPOINT_SECONDS seconds, and after every successful verify. `v
 checks the chain against every line: a head the chain no longer holds means rows were
 removed, the chain rolled back or rewritten. Lines are appended (O_APPEND, one write each),
 so processes sharing the file never interleave; ship the file to write-once storage as it
-grows (README, "Security model").
+grows (docs/audit.md, "How to anchor it").
 """
 
 from __future__ import annotations

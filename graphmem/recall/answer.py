@@ -1,7 +1,7 @@
 """The recall answer: one model call from the retrieved facts only, plus what code adds.
 
 The first line is model-written; everything after it is deterministic: the open-conflicts
-warning and, with `explain`, the exact facts the model saw (seed 000 "Provenance"):
+warning and, with `explain`, the exact facts the model saw (docs/concepts/sources.md):
 `• #2 state = Zustand [conf 0.95, from crm, supersedes #1]`.
 """
 

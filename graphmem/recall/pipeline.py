@@ -1,4 +1,4 @@
-"""recall(question): pool → (rank) → critical facts → one answer call (DESIGN "Flows").
+"""recall(question): pool → (rank) → critical facts → one answer call.
 
 Small pools (≤ GRAPHMEM_RECALL_CONTEXT facts) go to the model whole and no query vector is
 computed; larger ones are ranked and cut to the top `context`. Facts in critical categories

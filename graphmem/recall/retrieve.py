@@ -1,12 +1,12 @@
 """Ranking a space's facts for a question: vector and full-text, fused by reciprocal rank.
 
-Strategies are named configuration objects (STYLE 11): `fused` (the default), `vector` and
+Strategies are named configuration objects: `fused` (the default), `vector` and
 `lexical` (what the benchmark compares). Vector ranking of the hot pool is an exact search
 over the space's vectors held in memory (`vector_cache`); time-travel and history pools, and
 spaces too big for the cache, go through the Neo4j vector index (oversampled, rescored
 exactly) or an exact scan in Cypher. When the embedder is down or its vectors do not fit the
-index, vector ranking drops out, the log says why, and full-text carries the query (seed 003
-"Graceful degradation"); the Ranking says so too.
+index, vector ranking drops out, the log says why, and full-text carries the query (a write
+never fails for it); the Ranking says so too.
 """
 
 from __future__ import annotations

@@ -115,7 +115,7 @@ def keep_incumbent(held: Fact, winner: Fact) -> Plan:
 
 
 def coexist(held: Fact) -> Plan:
-    """A dismissed conflict: both claims valid (seed 002), the held one becomes active too."""
+    """A dismissed conflict: both claims valid, the held one becomes active too."""
     plan = Plan()
     plan.statuses.append({"id": held.id, "status": Status.ACTIVE.value, "coexist": True})
     return plan
@@ -130,8 +130,8 @@ def settled(mode: Mode, involved: list[Fact], fact_id: str | None, conflict_id: 
     """The winner (when the mode names one) and the held facts a settlement plans for.
 
     Confirm and reject settle only the proposal they name (it waits until someone confirms
-    or rejects it, seed 000), so a second proposal of the same conflict keeps waiting;
-    resolve and dismiss settle the whole conflict (seed 002), every held fact of it."""
+    or rejects it), so a second proposal of the same conflict keeps waiting;
+    resolve and dismiss settle the whole conflict, every held fact of it."""
     held = [f for f in involved if f.status == Status.FLAGGED_CONFLICT]
     winner = next((f for f in involved if f.id == fact_id), None)
     if mode in ("confirm", "resolve") and winner is None:

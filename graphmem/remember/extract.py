@@ -1,6 +1,6 @@
-"""One extraction call: a message in, extractor-shaped fact dicts out (seed 000 "Facts").
+"""One extraction call: a message in, extractor-shaped fact dicts out (docs/concepts/facts.md).
 
-The prompt and the pydantic model the reply is parsed into live together here (STYLE 6).
+The prompt and the pydantic model the reply is parsed into live together here.
 The model only proposes: reconcile decides what becomes current. A reply that is not JSON
 is asked for again, up to `GRAPHMEM_EXTRACT_RETRIES` times; an array broken part-way keeps
 the facts that were complete; a fact that fails validation is dropped and logged, never

@@ -1,4 +1,4 @@
-"""What the extractor is shown besides the message (seed 003 "The engine").
+"""What the extractor is shown besides the message (docs/concepts/remember-and-recall.md).
 
 At most GRAPHMEM_RECONCILE_CONTEXT active facts (the most relevant, ranked like recall when
 the space holds more, which costs one embedding of the message), the declared slots, and

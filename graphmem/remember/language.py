@@ -1,4 +1,4 @@
-"""Removal-language detection for the retract upgrade (seed 000 rule 3, DESIGN reading 8).
+"""Removal-language detection for the retract upgrade (rule 4 of the reconciliation rules).
 
 The extractor sometimes labels "we dropped Sentry" as ADD. Code, not the model, decides that the
 sentence removes something, so the upgrade is deterministic and testable. The detection is

@@ -57,7 +57,7 @@ class WriteRequest:
     trusted: bool
     confidence_floor: float
     curated: frozenset[str]
-    cluster_jaccard: float = 0.5  # collisions by entity overlap (seed 002)
+    cluster_jaccard: float = 0.5  # collisions by entity overlap (docs/concepts/entity-graph.md)
     trusted_sources: frozenset[str] = frozenset()  # facts' own sources entitled as trusted
     review: bool = False  # flag every cross-source change (curated sources unknown)
 

@@ -46,7 +46,7 @@ def policy_to_json(policy: Policy) -> str:
 
 
 def describe(policy: Policy) -> str:
-    """The seed's confirmation line for set_reconcile_policy."""
+    """The confirmation line of set_reconcile_policy (`Reconciliation policy … set to …`)."""
     text = f"Reconciliation policy for this space set to {policy.mode.value}."
     if policy.authority:
         text += f" authority ranks: {dict(policy.authority)!r}"

@@ -1,6 +1,6 @@
 """Extractor-shaped dicts in, validated and normalised Proposals out.
 
-Pipelines and the extractor speak the same JSON shape (seed 000 "Facts"). Every field is
+Pipelines and the extractor speak the same JSON shape (docs/concepts/facts.md). Every field is
 checked here, once, so that reconcile and the stores never see a malformed fact, and a bad
 field is named in the error instead of failing somewhere deep in a query.
 """

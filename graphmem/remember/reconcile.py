@@ -1,10 +1,10 @@
 """The pure reconcile step: proposal + the slot's hot facts + spec + policy -> one Decision.
 
-The extractor's label is only an input; every rule of seed 000 runs here, in its order, so
+The extractor's label is only an input; every reconciliation rule runs here, in order, so
 what becomes current is decided by code that tests can drive without a database. No I/O, no
 clock, no randomness: ids and `now` are passed in.
 
-Rule order (DESIGN "Domain model" and readings 1-9):
+Rule order (each rule, with its example and tests: docs/concepts/reconciliation-rules.md):
  0. SKIP label / nothing to store -> SKIP
  1. events never replace and are never retired, except on a declared single-valued slot:
     there every change of value retires the previous one, whatever the kinds of the two
@@ -67,7 +67,7 @@ __all__ = [
 
 # Effects that replace, remove or rewrite something: gated by confirm slots and source policy.
 _CHANGES = frozenset({Action.SUPERSEDE, Action.RETRACT, Action.REFINE})
-# Effects the confidence floor judges (seed 000 "Low confidence", DESIGN reading 6).
+# Effects the confidence floor judges: any change, and an ADD that would retire a rival.
 _FLOOR_CHECKED = _CHANGES | {Action.COEXIST}
 # Labels that say which of two values in one message is newer.
 _UNDISTINGUISHED = frozenset({Action.ADD, Action.FLAG})
@@ -129,7 +129,7 @@ class _Frame:
     def slot_values(self) -> tuple[Fact, ...]:
         """The active facts a change can retire: the only possible rivals and targets.
 
-        An event is never retired (DESIGN reading 3) except on a declared single-valued slot,
+        An event is never retired (rule 1) except on a declared single-valued slot,
         where the declaration outranks the kind: every active fact there is the slot's value,
         so a new value retires it whether either was recorded as an event.
         """
@@ -245,7 +245,7 @@ def _by_id(f: _Frame) -> tuple[Fact, ...]:
 
 
 def _retract_targets(f: _Frame) -> tuple[Fact, ...]:
-    """DESIGN reading 2: the named value, else the list item, else target_id, else (no value
+    """A RETRACT names a value: that value, else the list item, else target_id, else (no value
     on a single-valued slot) the slot's active value."""
     if f.p.value.strip():
         return _exact(f) or _same_identity(f) or _by_id(f)
@@ -322,7 +322,7 @@ def _future(f: _Frame) -> Decision:
 
 
 def _effect(f: _Frame) -> _Effect:
-    """What the proposal would do if applied (DESIGN reading 4: the effect, not the label)."""
+    """What the proposal would do if applied (rule 7: the effect, not the label)."""
     if f.p.kind == Kind.EVENT:
         return _Effect(_add_or_coexist(f))
     if f.p.action == Action.RETRACT:
@@ -364,7 +364,7 @@ def _floor_gate(eff: _Effect, conf: float, ctx: Context) -> _Gate | None:
 
 
 def _same_source_gate(eff: _Effect, conf: float, ctx: Context) -> _Gate | None:
-    """Seed 001: a source may only overwrite its own belief with equal or higher confidence."""
+    """Rule 9: a source may only overwrite its own belief with equal or higher confidence."""
     stronger = tuple(
         x
         for x in eff.incumbents
@@ -500,7 +500,7 @@ def reconcile(
     ctx: Context,
     new_id: str,
 ) -> Decision:
-    """Decide deterministically what one proposal does to its slot (seed 000, in rule order)."""
+    """Decide deterministically what one proposal does to its slot (the rules, in order)."""
     f = _Frame(p, state, spec, new_id, _is_list(p, state, spec))
     if _nothing_to_store(p):
         return f.skip("hypothetical, sarcasm or nothing to store")

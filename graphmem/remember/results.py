@@ -1,4 +1,4 @@
-"""The result strings of remember/forget (seed 000 "The nine actions").
+"""The result strings of remember/forget (docs/concepts/actions.md).
 
 Callers parse these lines, so they are fixed text built in one place.
 """
@@ -27,7 +27,7 @@ _TOMBSTONE_CLOSE = ")"
 
 
 def tombstone(value: str) -> str:
-    """The value a retraction tombstone holds (DESIGN reading 9)."""
+    """The value a retraction tombstone holds: `(retracted: X)`."""
     return f"{_TOMBSTONE_OPEN}{value}{_TOMBSTONE_CLOSE}"
 
 

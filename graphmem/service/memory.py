@@ -294,7 +294,7 @@ class GraphMem:
 
     # ---- entity graph ------------------------------------------------------------------------
     def create_entity(self, type: str, name: str) -> Entity:
-        """Seed a canonical entity before ingestion so later mentions land on it (seed 001)."""
+        """Seed a canonical entity before ingestion so later mentions land on it."""
         return self._run("create_entity",
                          lambda call: self._graph.create_entity(call, type, name))
 

@@ -1,4 +1,4 @@
-"""Declared slots: canonical subject names, aliases and the packaged presets (seed 000)."""
+"""Declared slots: canonical subject names, aliases and the packaged presets."""
 
 from graphmem.model import SlotSpec
 from graphmem.slots.declarations import PRESET_PREFIX, PRESETS, SlotSchema, load_slot_schema

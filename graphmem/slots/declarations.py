@@ -1,7 +1,7 @@
 """Declared slots: the strictly validated `SlotSchema` and the packaged presets.
 
-Two statements about the same thing only reconcile if they land on the same subject (seed 000,
-"Declared slots and presets"). A `SlotSchema` maps every declared name and alias to its slot;
+Two statements about the same thing only reconcile if they land on the same subject (see
+docs/concepts/slots.md). A `SlotSchema` maps every declared name and alias to its slot;
 it is loaded from a dict, a JSON file or a built-in preset, each checked by the pydantic
 models of `slots.document`. A malformed schema fails at start-up with one line that says what
 is wrong and how to fix it, never halfway through a write.
@@ -112,7 +112,7 @@ class SlotSchema:
         return tuple(s.name for s in self.slots)
 
     def to_dict(self) -> dict[str, Any]:
-        """The seed's JSON shape; `load_slot_schema(schema.to_dict())` gives an equal schema."""
+        """The document's JSON shape; `load_slot_schema(schema.to_dict())` gives an equal schema."""
         return {
             "slots": [
                 {

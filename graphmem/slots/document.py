@@ -1,4 +1,4 @@
-"""A slot schema document (the seed's JSON shape), validated by pydantic models.
+"""A slot schema document (docs/concepts/slots.md), validated by pydantic models.
 
 `SlotDocument` and `SlotDeclaration` declare the shape (strict JSON types, no unknown field,
 null meaning the default) and the rules on values (a snake_case name, aliases that fold to

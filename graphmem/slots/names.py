@@ -1,7 +1,7 @@
 """Subject names: the snake_case form a fact is stored under and the spelling-tolerant key.
 
-Two statements about the same thing only reconcile if they land on the same subject (seed 000,
-"Declared slots and presets"). `normalise_subject` gives the snake_case form a free subject is
+Two statements about the same thing only reconcile if they land on the same subject (see
+docs/concepts/slots.md). `normalise_subject` gives the snake_case form a free subject is
 stored under; `fold_key` the key aliases match on. Every stage shares these two functions.
 """
 
