@@ -1,8 +1,7 @@
 // What to embed after a write: the text of each fact it created or refined, and the element
-// ids of the facts and their Space node (set_embeddings finds them by these, without locks).
-MATCH (s:Space {key: $space})
+// id of each fact (set_embeddings finds them by these, without locks).
 MATCH (f:Fact)
 USING INDEX f:Fact(id)
 WHERE f.id IN $ids AND f.space = $space
 RETURN f.id AS id, f.subject AS subject, f.scope AS scope, f.value AS value,
-       elementId(f) AS node, elementId(s) AS space_node
+       elementId(f) AS node

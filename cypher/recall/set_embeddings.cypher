@@ -1,21 +1,21 @@
 // Store each fact's search text and, when one was computed, its vector (a float vector
 // property under the fact_embedding index), stamped with the space's next vector sequence
 // numbers so in-process vector caches can fetch exactly what changed since they last looked.
-// The space and the facts are found by the element ids embed_targets read (each checked
-// against its key): a lookup by element id takes no index-entry lock, so the Space node's
-// write lock is the first lock this transaction takes, as it is a writer's, and the two
-// never wait for each other in a cycle. A space erased meanwhile has nothing left to embed:
-// the Space is matched, never created, so it is not brought back.
-MATCH (s)
-WHERE elementId(s) = $space_node
-WITH s WHERE 'Space' IN labels(s) AND s.key = $space
-SET s.vector_seq = coalesce(s.vector_seq, 0) + size($rows)
-WITH s.vector_seq - size($rows) AS base
-UNWIND range(0, size($rows) - 1) AS i
-WITH base + i + 1 AS seq, $rows[i] AS row
+// The numbers come from the space's VectorSeq node, never from its Space node: the Space
+// node's lock is the writers' lock, and storing vectors waits for no writer. The facts are
+// found by the element ids embed_targets read (each checked against its id and space), which
+// takes no lock; facts erased meanwhile are not found, and when none is left nothing is stored.
+UNWIND $rows AS row
 MATCH (f)
 WHERE elementId(f) = row.node
-WITH f, row, seq WHERE 'Fact' IN labels(f) AND f.id = row.id AND f.space = $space
+WITH f, row WHERE 'Fact' IN labels(f) AND f.id = row.id AND f.space = $space
+WITH collect({fact: f, row: row}) AS found
+WHERE size(found) > 0
+MERGE (v:VectorSeq {space: $space})
+SET v.seq = coalesce(v.seq, 0) + size(found)
+WITH v.seq - size(found) AS base, found
+UNWIND range(0, size(found) - 1) AS i
+WITH base + i + 1 AS seq, found[i].fact AS f, found[i].row AS row
 SET f.search_text = row.text
 WITH f, row, seq
 WHERE row.vector IS NOT NULL

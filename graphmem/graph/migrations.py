@@ -1,6 +1,7 @@
 """Versioned graph schema: cypher/migrations/NNN_name.cypher files applied in order, recorded on
-a (:SchemaVersion {id: 'graph'}) node. Every statement is `IF NOT EXISTS`, so `up` twice is a
-no-op and a half-applied step is safe to re-run.
+a (:SchemaVersion {id: 'graph'}) node. Every schema statement is `IF NOT EXISTS` and every data
+move finds nothing left to move the second time, so `up` twice is a no-op and a half-applied
+step is safe to re-run.
 """
 
 from __future__ import annotations

@@ -106,7 +106,6 @@ class SpaceNode(GraphNode):
     policy = StringProperty()
     mirror = StringProperty()
     relation_labels = ArrayProperty(StringProperty())
-    vector_seq = IntegerProperty()
 
 
 class EntityNode(GraphNode):
@@ -240,6 +239,15 @@ class OutboxFloorNode(GraphNode):
     seq = IntegerProperty()
 
 
+class VectorSeqNode(GraphNode):
+    """Per space, the last sequence number given to a stored fact vector. It lives apart from
+    the Space node so that storing vectors never waits for the space's write lock."""
+
+    __label__ = "VectorSeq"
+    space = StringProperty(unique_index=True, required=True)
+    seq = IntegerProperty()
+
+
 class ImportNode(GraphNode):
     """How far an import into a space got: moved in the transaction of each batch it writes,
     so an interrupted import continues after its last committed batch. A handful per space
@@ -278,5 +286,5 @@ class LogScrubNode(GraphNode):
 
 
 DECLARED: tuple[type[GraphNode], ...] = (
-    SpaceNode, EntityNode, FactNode, ConflictNode, OutboxNode, OutboxFloorNode, ImportNode,
-    SchemaVersionNode, LogScrubNode)
+    SpaceNode, EntityNode, FactNode, ConflictNode, OutboxNode, OutboxFloorNode, VectorSeqNode,
+    ImportNode, SchemaVersionNode, LogScrubNode)

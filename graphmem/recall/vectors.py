@@ -138,7 +138,7 @@ class VectorIndex:
                 return 0
             texts = [fact_text(r["subject"], r["value"], r["scope"]) for r in rows]
             vectors = self._vectors(texts)
-            self._set(space, rows[0]["space_node"], [
+            self._set(space, [
                 {"id": r["id"], "node": r["node"], "text": t, "vector": v}
                 for r, t, v in zip(rows, texts, vectors, strict=True)])
         except (GraphMemError, Neo4jError, DriverError) as e:
@@ -147,15 +147,14 @@ class VectorIndex:
             return 0
         return sum(v is not None for v in vectors)
 
-    def _set(self, space: str, space_node: str, rows: list[dict[str, object]]) -> None:
+    def _set(self, space: str, rows: list[dict[str, object]]) -> None:
         """Store the rows, never beside this process's writer of the space (the space's
         in-process lock, held for one attempt at a time so that a retry never keeps a writer
         waiting)."""
         for attempt in range(STORE_ATTEMPTS):
             try:
                 with self.space_locks.held(space):
-                    self.graph.write_once("recall/set_embeddings", space=space,
-                                          space_node=space_node, rows=rows)
+                    self.graph.write_once("recall/set_embeddings", space=space, rows=rows)
                 return
             except Neo4jError as e:
                 if not e.is_retryable() or attempt == STORE_ATTEMPTS - 1:

@@ -20,15 +20,17 @@ from graphmem.mirror.db import RelationalStore
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
+from support import isolation
+
 CONSTRAINTS = {"fact_id", "space_key", "entity_key", "conflict_id", "outbox_id"}
 INDEXES = {"fact_slot", "fact_space_status", "fact_message", "conflict_space_status",
            "outbox_pending", "fact_search", "entity_name", "fact_embedding"}
 UNREAD = {"fact_text"}  # dropped by version 5: no statement read it
 
 
-def rows(graph: GraphDriver, cypher: str) -> list[dict[str, Any]]:
+def rows(graph: GraphDriver, cypher: str, **params: Any) -> list[dict[str, Any]]:
     with graph.session() as session:
-        return [record.data() for record in session.run(cypher)]
+        return [record.data() for record in session.run(cypher, params)]
 
 
 def test_graph_schema_is_current_and_up_again_is_a_no_op(graph: GraphDriver) -> None:
@@ -124,3 +126,17 @@ def test_migrate_commands(graph: GraphDriver, cli_env: dict[str, str]) -> None:
     second = runner.invoke(app, ["migrate", "up"], env=cli_env)
     assert second.exit_code == 0, second.output
     assert second.output.splitlines() == ["graph: already current", "relational: already current"]
+
+
+def test_a_spaces_vector_sequence_moves_off_its_space_node(graph: GraphDriver) -> None:
+    """A space whose Space node still numbers its vectors (before version 7) keeps counting
+    from where it was, on its VectorSeq node; moving again changes nothing."""
+    space = isolation.space("vseq")
+    rows(graph, "CREATE (:Space {key: $space, vector_seq: 41})", space=space)
+    moves = [s for s in statements("migrations/007_vector_seq") if s.lstrip().startswith("MATCH")]
+    for _ in range(2):
+        for statement in moves:
+            rows(graph, statement)
+        found = rows(graph, "MATCH (s:Space {key: $space}), (v:VectorSeq {space: s.key})"
+                            " RETURN s.vector_seq AS old, v.seq AS seq", space=space)
+        assert found == [{"old": None, "seq": 41}]

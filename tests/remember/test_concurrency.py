@@ -4,7 +4,9 @@ The lock test is deterministic: the test holds a space's lock in an open transac
 Neo4j (`SHOW TRANSACTIONS`) what the writers are doing. A writer process to the held space
 must be reported "Blocked by" the holder, and stay so after a writer process to another space
 has finished its write; it completes only once the holder commits. Nothing depends on timing:
-every wait is for a state Neo4j reports or a process reaches.
+every wait is for a state Neo4j reports or a process reaches, and the writer's transaction is
+told apart from any other by its statement. Storing vectors never waits for the lock: the
+embedding of a held space's facts completes while the lock is held.
 
 The stress test runs real processes writing one slot at once: the result must be one chain,
 and the outbox sequence numbers (the space's write counter, taken under the lock) must be
@@ -14,13 +16,17 @@ distinct and gapless, which a write that ran beside another instead of after it 
 from __future__ import annotations
 
 import multiprocessing as mp
+import threading
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from multiprocessing.context import SpawnProcess
 from multiprocessing.synchronize import Barrier, Event
 from typing import Any
+
+from neo4j import ManagedTransaction
 
 from graphmem import GraphMem
 from graphmem.graph.driver import GraphDriver, run
@@ -30,6 +36,7 @@ from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
 from support import isolation
+from support.background import settled
 from support.mirror_support import NO_EMBEDDER
 
 WRITERS = 4
@@ -51,6 +58,11 @@ def transactions(graph: GraphDriver) -> list[dict[str, Any]]:
         return session.run(SHOW).data()
 
 
+def cypher(graph: GraphDriver, statement: str, **params: Any) -> list[dict[str, Any]]:
+    with graph.session() as session:
+        return session.run(statement, params).data()
+
+
 def holder_id(graph: GraphDriver, tag: str) -> str:
     (found,) = [t["id"] for t in transactions(graph) if (t["meta"] or {}).get("test") == tag]
     return str(found)
@@ -67,6 +79,24 @@ def waiting(graph: GraphDriver, holder: str, space: str) -> list[dict[str, Any]]
     """The transactions of `space` that wait for the holder's lock."""
     return [t for t in transactions(graph)
             if holder in blockers(t["status"]) and (t["parameters"] or {}).get("space") == space]
+
+
+def waiting_writes(graph: GraphDriver, holder: str, space: str) -> list[str]:
+    """The ids of the writes (a write starts with `remember/lock_and_load`) of `space` that
+    wait for the holder's lock."""
+    start = query("remember/lock_and_load")
+    return [t["id"] for t in waiting(graph, holder, space) if t["query"] == start]
+
+
+@contextmanager
+def holding_lock(graph: GraphDriver, space: str) -> Iterator[tuple[ManagedTransaction, str]]:
+    """The space's write lock held by an open transaction of this process, and its id."""
+    tag = uuid.uuid4().hex
+    with graph.session() as session:
+        tx = session.begin_transaction(metadata={"test": tag})
+        run(tx, "spaces/lock_with_policy", space=space,  # type: ignore[arg-type]
+            now=datetime.now(UTC))
+        yield tx, holder_id(graph, tag)  # type: ignore[misc]
 
 
 def until(condition: Callable[[], bool], alive: Callable[[], bool], what: str) -> None:
@@ -111,18 +141,14 @@ def test_a_held_space_lock_holds_a_writer_process_of_that_space_and_no_other(
     for key in (held, other):
         with GraphMem(space=key, runtime=runtime) as mem:
             mem.remember_facts([{"subject": "db", "value": "MySQL", "confidence": 0.9}])
+            settled(mem)
     ctx = mp.get_context("spawn")
     blocked = Writer(ctx, child_settings(settings), held, "Postgres")
     free = Writer(ctx, child_settings(settings), other, "Postgres")
     try:
         blocked.wait_ready()
         free.wait_ready()
-        tag = uuid.uuid4().hex
-        with runtime.graph.session() as session:
-            tx = session.begin_transaction(metadata={"test": tag})
-            run(tx, "spaces/lock_with_policy", space=held,  # type: ignore[arg-type]
-                now=datetime.now(UTC))
-            holder = holder_id(runtime.graph, tag)
+        with holding_lock(runtime.graph, held) as (tx, holder):
             blocked.go.set()
             until(lambda: bool(waiting(runtime.graph, holder, held)), blocked.alive,
                   "a writer to the locked space finished without waiting for the lock")
@@ -136,7 +162,7 @@ def test_a_held_space_lock_holds_a_writer_process_of_that_space_and_no_other(
             assert free.proc.exitcode == 0
 
             assert blocked.alive(), "the writer to the locked space went on while it was held"
-            assert [t["id"] for t in waiting(runtime.graph, holder, held)] == [write["id"]]
+            assert waiting_writes(runtime.graph, holder, held) == [write["id"]]
             tx.commit()
         blocked.proc.join()
         assert blocked.proc.exitcode == 0
@@ -150,6 +176,30 @@ def test_a_held_space_lock_holds_a_writer_process_of_that_space_and_no_other(
         with GraphMem(space=key, runtime=runtime) as mem:
             assert [f.value for f in mem.active("db")] == ["Postgres"]
             assert [e.fact.value for e in mem.history("db").entries] == ["MySQL", "Postgres"]
+
+
+def test_storing_vectors_never_waits_for_the_spaces_write_lock(runtime: Runtime) -> None:
+    space = isolation.space("vectors")
+    with GraphMem(space=space, runtime=runtime) as mem:
+        mem.remember_facts([{"subject": "db", "value": "MySQL", "confidence": 0.9}])
+        settled(mem)
+        (fact,) = mem.active("db")
+        cypher(runtime.graph, "MATCH (f:Fact {id: $id}) REMOVE f.embedding, f.vector_seq",
+               id=fact.id)
+        stored: list[int] = []
+        store = threading.Thread(
+            target=lambda: stored.append(runtime.ranker.vectors.store(space, [fact.id])))
+        with holding_lock(runtime.graph, space) as (tx, holder):
+            store.start()
+            until(lambda: bool(stored or waiting(runtime.graph, holder, space)),
+                  store.is_alive, "the vectors' store ended without a result")
+            assert not waiting(runtime.graph, holder, space), "the store waited for the lock"
+            tx.rollback()
+        store.join()
+    assert stored == [1]
+    (row,) = cypher(runtime.graph, "MATCH (f:Fact {id: $id}) RETURN f.embedding IS NOT NULL"
+                    " AND f.vector_seq IS NOT NULL AS stored", id=fact.id)
+    assert row["stored"]
 
 
 def _write_rounds(settings: Settings, space: str, worker: int, barrier: Barrier) -> None:

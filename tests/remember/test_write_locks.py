@@ -15,9 +15,9 @@ from collections.abc import Callable
 from typing import Any
 
 from graphmem import GraphMem
-from graphmem.graph import outbox
 from graphmem.model import Action
 
+from support.background import settled
 from support.deadlocks import counting_deadlocks, described
 
 SINGLE_WRITES = 120
@@ -37,14 +37,6 @@ def fact(i: int) -> dict[str, Any]:
 
 def write_all(mem: GraphMem, count: int) -> list[Action]:
     return [r.action for i in range(count) for r in mem.remember_facts([fact(i)])]
-
-
-def settled(mem: GraphMem) -> None:
-    """The background work done: vectors stored, every outbox entry applied and marked."""
-    assert mem.wait_for_embeddings(120)
-    mem.runtime.mirror.drain([mem.key])
-    pending, _ = outbox.pending_count(mem.graph, mem.key)
-    assert pending == 0
 
 
 def check_space(mem: GraphMem, actions: list[Action], count: int) -> None:

@@ -153,6 +153,8 @@ def test_migrations_are_numbered_and_idempotent_statements() -> None:
                 assert "IF EXISTS" in statement, statement
             elif statement.startswith("CALL "):
                 assert statement.startswith("CALL db.awaitIndex"), statement
+            elif statement.startswith("MATCH "):  # a data move removes what it moved
+                assert "IS NOT NULL" in statement and "REMOVE " in statement, statement
             else:
                 assert statement.startswith("CREATE ")
                 assert "IF NOT EXISTS" in statement, statement

@@ -26,7 +26,7 @@ def test_pool_statements_take_the_pool_filter(name: str, extra: set[str]) -> Non
     ("recall/load", {"space", "ids"}),
     ("recall/open_conflicts", {"space", "ids"}),
     ("recall/embed_targets", {"space", "ids"}),
-    ("recall/set_embeddings", {"space", "space_node", "rows"}),
+    ("recall/set_embeddings", {"space", "rows"}),
     ("recall/check_subjects", {"space", "subjects", "as_of", "valid_at"}),
     ("recall/vector_index", set()),
     ("recall/vectors_since", {"space", "seq", "statuses", "limit"}),
