@@ -11,6 +11,9 @@
 #                the web UI built when its sources changed, a test Postgres
 #                (scripts/test-postgres.sh), then pytest (the browser tests included;
 #                PYTEST_ARGS='-m "not postgres"' etc. pass through)
+#   make test-repeat  the modules that race by nature (marked `races`: processes, threads,
+#                timers, locks, sockets, the browser) REPEAT times each (default 10), on the
+#                same workers, then each test that failed even once with its failure count
 #   make ui      the web UI and GraphQL IDE: `npm ci` from ui/package-lock.json, then the
 #                build into ui/dist (needs Node.js 20.19+ and npm)
 #   make test-docker  the same tests against the official neo4j:5.26 and postgres:16 images
@@ -43,24 +46,26 @@ UV = $(BIN)/uv pip install -q --python $(BIN)/python
 PYTEST_ARGS ?=
 # the suite runs on this many pytest-xdist workers (grouped by module; see tests/conftest.py)
 PYTEST_WORKERS ?= 2
+# how many times `make test-repeat` runs each racing test
+REPEAT ?= 10
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 EXTERNAL_NEO4J := $(strip $(GRAPHMEM_NEO4J_URI)$(shell grep -s '^GRAPHMEM_NEO4J_URI=.' .env))
 
-UI_SOURCES := $(shell find ui/src ui/index.html ui/ide.html ui/vite.config.ts ui/tsconfig.json \
+UI_SOURCES := $(shell find ui/src ui/index.html ui/ide.html ui/vite.config.ts ui/tsconfig.json
 	ui/codegen.ts ui/package.json -type f 2>/dev/null)
 UI_BUNDLE := ui/dist/index.html
 UI_MODULES := ui/node_modules/.package-lock.json
 
-.PHONY: setup run test test-docker test-postgres neo4j-jars lint stop compose help ui \
+.PHONY: setup run test test-repeat test-docker test-postgres neo4j-jars lint stop compose help ui
 	ui-if-missing reference-vectors test-sentence-transformers docs
 
 help:
 	@sed -n 's/^#   //p' Makefile
 
 $(STAMP): pyproject.toml
-	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), sys.version' \
+	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), sys.version'
 		|| { echo "graphmem needs Python 3.11: set PYTHON=/path/to/python3.11" >&2; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	test -x $(BIN)/uv || $(BIN)/python -m pip install -q "uv>=0.5"
@@ -89,6 +94,9 @@ run:
 test: $(DEV_STAMP) neo4j-jars ui test-postgres
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
+test-repeat: $(DEV_STAMP) neo4j-jars ui test-postgres
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup -m races --count $(REPEAT) $(PYTEST_ARGS)
+
 # The managed server's jars (idempotent); the tests' own server under .graphmem-test/ runs
 # them (tests/support/isolation.py), and starts itself when a test needs it.
 neo4j-jars: $(STAMP)
@@ -108,8 +116,8 @@ $(UI_BUNDLE): $(UI_MODULES) $(UI_SOURCES) schema/schema.graphql
 
 # `make run` without Node.js still serves the API; /ui/ then says how to build the UI.
 ui-if-missing:
-	@if [ -f $(UI_BUNDLE) ]; then :; \
-	elif command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory ui; \
+	@if [ -f $(UI_BUNDLE) ]; then :;
+	elif command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory ui;
 	else echo "Node.js/npm not found: serving without the web UI (/ui/ says how to build it)" >&2; fi
 # Neither the managed Neo4j nor the local Postgres: tests/support/containers.py starts both
 # images when a test first needs them and removes them at the end.
@@ -133,7 +141,7 @@ docs: $(DEV_STAMP)
 # so neither `make run` nor `make test` installs torch.
 $(ST_VENV)/.installed: pyproject.toml
 	test -x $(ST_VENV)/bin/python || $(PYTHON) -m venv $(ST_VENV)
-	$(ST_VENV)/bin/python -m pip install -q -e ".[sentence-transformers]" pytest pytest-timeout \
+	$(ST_VENV)/bin/python -m pip install -q -e ".[sentence-transformers]" pytest pytest-timeout
 		hypothesis
 	touch $@
 
@@ -146,7 +154,7 @@ test-sentence-transformers: $(ST_VENV)/.installed
 TEST_HOME := .graphmem-test
 
 stop:
-	@if [ -x $(GRAPHMEM) ] && [ -z "$(EXTERNAL_NEO4J)" ]; then $(GRAPHMEM) neo4j stop; \
+	@if [ -x $(GRAPHMEM) ] && [ -z "$(EXTERNAL_NEO4J)" ]; then $(GRAPHMEM) neo4j stop;
 	  if [ -d $(TEST_HOME)/neo4j ]; then GRAPHMEM_HOME=$(TEST_HOME) $(GRAPHMEM) neo4j stop; fi; fi
 
 compose:

@@ -50,7 +50,7 @@ from support import isolation
 from support.containers import docker_mode, require_engine, start_neo4j, start_postgres
 
 pytest_plugins = ["support.memory_fixtures", "support.llm_fixtures", "support.mirror_fixtures",
-                  "support.schema_probe", "support.plan_fixtures"]
+                  "support.schema_probe", "support.plan_fixtures", "support.flake_report"]
 
 DEFAULT_TEST_POSTGRES_URL = "postgresql://graphmem:graphmem@127.0.0.1:5432/graphmem_test"
 

@@ -7,12 +7,15 @@ import time
 from collections.abc import Callable
 
 import httpx
+import pytest
 
 from graphmem.auth import KeyStore
 from graphmem.auth.pepper import load_pepper
 
 from support import isolation
 from support.api_support import Api, codes, new_tenant
+
+pytestmark = pytest.mark.races
 
 STATS = "query($s: String!) { stats(space: $s) { space active } }"
 

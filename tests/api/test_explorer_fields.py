@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 import websockets
 
 from graphmem import __version__
@@ -19,6 +20,8 @@ from graphmem import __version__
 from support.api_support import Api, codes, new_tenant
 from support.llm_fixtures import llm_overrides
 from support.llm_server import LLMServer
+
+pytestmark = pytest.mark.races
 
 VIEWER = ("query { viewer { name tenant role capabilities allowedSpaces tenantWide keyId"
           " local } }")

@@ -9,12 +9,15 @@ import asyncio
 import json
 from typing import Any
 
+import pytest
 import websockets
 
 from graphmem.resolvers import OPERATIONS
 from graphmem.schema.relay import global_id
 
 from support.api_support import Api, codes, new_tenant
+
+pytestmark = pytest.mark.races
 
 INTROSPECT = """{ __schema {
   queryType { name } mutationType { name } subscriptionType { name }

@@ -23,6 +23,8 @@ from graphmem.errors import Neo4jUnavailable, StoreUnavailable
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
+pytestmark = pytest.mark.races
+
 GRAPHMEM = Path(sys.executable).parent / "graphmem"
 DEAD_NEO4J = "bolt://127.0.0.1:1"
 DEAD_POSTGRES = "postgresql://graphmem:pg-s3cret@127.0.0.1:1/graphmem"

@@ -14,13 +14,14 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 import pytest
 import websockets
 
 from graphmem.graph import outbox
 
 from support.api_support import Api, new_tenant
+
+pytestmark = pytest.mark.races
 
 FACT_CHANGED = ("subscription($s: String!, $after: String) { factChanged(space: $s,"
                 " after: $after) { cursor change action subject value factId message } }")
@@ -62,26 +63,17 @@ def python_api_write(api: Api, space: str, subject: str, value: str) -> str:
     return done.stdout.split()[0]
 
 
-def open_subscriptions(api: Api) -> float:
-    text = httpx.get(f"{api.base}/metrics", timeout=30).text
-    line = next(x for x in text.splitlines() if x.startswith("graphmem_subscriptions_active "))
-    return float(line.split()[1])
-
-
 async def subscribe(api: Api, token: str, document: str, variables: dict[str, Any]) -> Any:
     """A subscription the server has started (it delivers what is written from then on)."""
-    before = await asyncio.to_thread(open_subscriptions, api)
+    before = await asyncio.to_thread(api.open_subscriptions)
     ws = await websockets.connect(api.ws_url, subprotocols=["graphql-transport-ws"])
     await ws.send(json.dumps({"type": "connection_init",
                               "payload": {"authorization": f"Bearer {token}"}}))
     assert json.loads(await ws.recv())["type"] == "connection_ack"
     await ws.send(json.dumps({"id": "1", "type": "subscribe",
                               "payload": {"query": document, "variables": variables}}))
-    for _ in range(400):
-        if await asyncio.to_thread(open_subscriptions, api) > before:
-            return ws
-        await asyncio.sleep(0.05)
-    pytest.fail("the server never counted the subscription")
+    await api.subscriptions_reach(before + 1)
+    return ws
 
 
 async def receive(ws: Any, count: int, timeout: float = 30) -> list[dict[str, Any]]:

@@ -15,6 +15,8 @@ import websockets
 from support import isolation
 from support.api_support import Api, codes, new_tenant, start
 
+pytestmark = pytest.mark.races
+
 STATS = "query($s: String!) { stats(space: $s) { space active } }"
 # keyless calls land in the `default` tenant: a user of the session's own keeps them apart
 KEYLESS = isolation.user("keyless")

@@ -6,12 +6,15 @@ import asyncio
 from collections.abc import Callable
 
 import httpx
+import pytest
 from pydantic import SecretStr
 
 from graphmem.http.app import create_app
 from graphmem.settings import Settings
 
 from support.api_support import PEPPER, Api, codes, new_tenant
+
+pytestmark = pytest.mark.races
 
 
 def sample(text: str, prefix: str) -> float:

@@ -20,6 +20,8 @@ import websockets
 
 from support.api_support import Api, codes
 
+pytestmark = pytest.mark.races
+
 STATS = 'stats(space: "u") { active }'
 
 

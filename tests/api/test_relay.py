@@ -9,10 +9,13 @@ from collections.abc import Callable
 from typing import Any
 
 import httpx
+import pytest
 
 from graphmem.schema.relay import global_id
 
 from support.api_support import Api, codes, new_tenant
+
+pytestmark = pytest.mark.races
 
 REMEMBER = ("mutation($s: String!, $f: [FactInput!]!) { rememberFacts(space: $s, facts: $f)"
             " { action factId conflictId fact { id } } }")

@@ -20,6 +20,8 @@ from graphmem.auth.pepper import load_pepper
 
 from support.api_support import Api, codes, new_tenant
 
+pytestmark = pytest.mark.races
+
 REMEMBER = ("mutation($s: String!, $v: String!) { rememberFacts(space: $s, facts:"
             " [{subject: \"cache\", value: $v}]) { action } }")
 FACTS = "query($s: String!) { facts(space: $s) { totalCount } }"
@@ -104,9 +106,10 @@ def test_a_listening_socket_of_a_revoked_key_is_closed(api: Api) -> None:
     issued = api.keys.create(new_tenant(), "reader")
 
     async def scenario() -> int:
+        before = await asyncio.to_thread(api.open_subscriptions)
         socket = await Socket.open(api, issued.token)
         await socket.send(FACT_CHANGED, {"s": "u"})
-        await asyncio.sleep(0.2)
+        await api.subscriptions_reach(before + 1)  # listening
         api.keys.revoke(issued.key_id)
         return await socket.closed_with(10)
 
@@ -191,16 +194,16 @@ def test_operations_in_flight_on_one_socket_are_capped(serve_api: Callable[..., 
     capped = serve_api(ws_max_operations=3)
     token = capped.key("reader")
 
+    # The server handles one socket's messages in order, and an operation holds its place
+    # from its `subscribe` to its `complete`: what is in flight is known without waiting.
     async def scenario() -> None:
         socket = await Socket.open(capped, token)
         held = [await socket.send(FACT_CHANGED, {"s": f"u{i}"}) for i in range(3)]
-        await asyncio.sleep(0.3)
         refused = await socket.send(FACT_CHANGED, {"s": "u9"})
         reply = await socket.reply()
         assert reply["id"] == refused and error_codes(reply) == ["RATE_LIMITED"], reply
         assert "GRAPHMEM_WS_MAX_OPERATIONS" in reply["payload"][0]["message"]
         await socket.ws.send(json.dumps({"id": held[0], "type": "complete"}))
-        await asyncio.sleep(0.3)
         assert (await socket.run(STATS))["type"] == "next"  # room again
         await socket.ws.close()
 

@@ -13,6 +13,8 @@ import websockets
 
 from support.api_support import Api, new_tenant
 
+pytestmark = pytest.mark.races
+
 FACT_CHANGED = ("subscription($s: String!) { factChanged(space: $s) { space change action"
                 " subject value factId message at } }")
 CONFLICT_OPENED = ("subscription($s: String!) { conflictOpened(space: $s) { space conflictId"
@@ -29,31 +31,13 @@ async def _connect(api: Api, token: str | None) -> Any:
 
 
 async def _subscribed(api: Api, token: str, document: str, space: str) -> Any:
-    before = await _open_subscriptions(api)
+    before = await asyncio.to_thread(api.open_subscriptions)
     ws = await _connect(api, token)
     assert json.loads(await ws.recv())["type"] == "connection_ack"
     await ws.send(json.dumps({"id": "s1", "type": "subscribe",
                               "payload": {"query": document, "variables": {"s": space}}}))
-    await _wait_for_subscribers(api, before + 1)
+    await api.subscriptions_reach(before + 1)
     return ws
-
-
-async def _open_subscriptions(api: Api) -> int:
-    """The server's gauge of open subscriptions (the server is shared by the session)."""
-    async with httpx.AsyncClient() as client:
-        text = (await client.get(f"{api.base}/metrics")).text
-    line = next(x for x in text.splitlines() if x.startswith("graphmem_subscriptions_active "))
-    return int(float(line.split()[1]))
-
-
-async def _wait_for_subscribers(api: Api, count: int) -> None:
-    """The server counts open subscriptions; once this test's change to the gauge is
-    counted, the broker has (or has dropped) the subscriber."""
-    for _ in range(400):
-        if await _open_subscriptions(api) == count:
-            return
-        await asyncio.sleep(0.05)
-    pytest.fail(f"open subscriptions never reached {count}")
 
 
 async def _next(ws: Any) -> dict[str, Any]:
@@ -150,10 +134,10 @@ def test_closing_the_connection_unsubscribes(api: Api) -> None:
     token = api.key("reader")
 
     async def scenario() -> None:
-        before = await _open_subscriptions(api)
+        before = await asyncio.to_thread(api.open_subscriptions)
         ws = await _subscribed(api, token, FACT_CHANGED, "u")
         await ws.close()
-        await _wait_for_subscribers(api, before)
+        await api.subscriptions_reach(before)
 
     asyncio.run(scenario())
 
@@ -169,14 +153,14 @@ def test_subscription_authorization_matrix(api: Api, role: str, document: str) -
     token = api.key(role, tenant, ("alice",))
 
     async def attempt(space: str) -> str:
-        before = await _open_subscriptions(api)
+        before = await asyncio.to_thread(api.open_subscriptions)
         ws = await _connect(api, token)
         try:
             assert json.loads(await ws.recv())["type"] == "connection_ack"
             await ws.send(json.dumps({"id": "m", "type": "subscribe", "payload": {
                 "query": document, "variables": {"s": space}}}))
             reply_task = asyncio.ensure_future(ws.recv())
-            opened = asyncio.ensure_future(_wait_for_subscribers(api, before + 1))
+            opened = asyncio.ensure_future(api.subscriptions_reach(before + 1))
             done, _ = await asyncio.wait({reply_task, opened}, timeout=15,
                                          return_when=asyncio.FIRST_COMPLETED)
             if opened in done and reply_task not in done:
@@ -189,7 +173,7 @@ def test_subscription_authorization_matrix(api: Api, role: str, document: str) -
             return "denied"
         finally:
             await ws.close()
-            await _wait_for_subscribers(api, before)
+            await api.subscriptions_reach(before)
 
     async def scenario() -> list[str]:
         return [await attempt(s) for s in ("alice/bot/r1", "bob/bot/r1", f"{other}/alice")]

@@ -15,6 +15,8 @@ import pytest
 
 from support.api_support import Api, new_tenant
 
+pytestmark = pytest.mark.races
+
 Y2024, Y2025 = "2024-01-01T00:00:00+00:00", "2025-01-01T00:00:00+00:00"
 MID_2024, MID_2025 = "2024-06-01T00:00:00+00:00", "2025-06-01T00:00:00+00:00"
 REMEMBER = ("mutation($f: [FactInput!]!) { rememberFacts(space: \"u\", facts: $f)"

@@ -11,6 +11,7 @@ import sys
 import uuid
 from pathlib import Path
 
+import pytest
 from pydantic import SecretStr
 
 from graphmem import GraphMem
@@ -20,6 +21,8 @@ from graphmem.mirror.db import RelationalStore
 from graphmem.settings import Settings
 
 from support.mirror_support import NO_EMBEDDER, close_runtime, open_runtime
+
+pytestmark = pytest.mark.races
 
 GRAPHMEM = Path(sys.executable).parent / "graphmem"
 

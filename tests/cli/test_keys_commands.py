@@ -7,11 +7,15 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from graphmem.auth import KeyStore
 from graphmem.auth.pepper import load_pepper
 from graphmem.mirror import migrations
 from graphmem.mirror.db import RelationalStore
 from graphmem.settings import load_settings
+
+pytestmark = pytest.mark.races
 
 GRAPHMEM = Path(sys.executable).parent / "graphmem"
 

@@ -21,6 +21,8 @@ from graphmem.settings import Settings
 
 from support.mirror_support import NO_EMBEDDER, close_runtime, open_runtime, with_store
 
+pytestmark = pytest.mark.races
+
 
 @pytest.fixture
 def own_store(settings: Settings, graph: GraphDriver, tmp_path: Path) -> Iterator[Runtime]:

@@ -20,6 +20,8 @@ from graphmem.http import csp, docs
 from .conftest import ROOT, mkdocs_build
 from support.ui_support import ARTIFACTS, Server, open_page
 
+pytestmark = pytest.mark.races
+
 SCRIPT = re.compile(r"<script\b([^>]*)>(.*?)</script>", re.S)
 EXTERNAL_REF = re.compile(r"<(?:script|link|img|iframe|source)\b[^>]*\b(?:src|href)="
                           r"\"(https?:)?//[^\"]*\"[^>]*>")

@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncGenerator, Callable
 
+import pytest
+
 from graphmem import GraphMem
 from graphmem.graph import outbox
 from graphmem.model import Space
@@ -20,6 +22,8 @@ from graphmem.service.changes import (
     Change,
 )
 from graphmem.service.feed import ChangeFeed, ChangeLog
+
+pytestmark = pytest.mark.races
 
 ALL = frozenset({FACT_CHANGED, CONFLICT_OPENED, CONFLICT_CLOSED, PENDING_CHANGED})
 

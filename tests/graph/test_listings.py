@@ -14,6 +14,8 @@ from graphmem.errors import InvalidInput
 from graphmem.graph.listings import ConflictFilter, FactFilter
 from graphmem.model import ConflictStatus, Status, When
 
+pytestmark = pytest.mark.races
+
 
 def now() -> datetime:
     at = datetime.now(UTC)

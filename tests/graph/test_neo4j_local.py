@@ -31,6 +31,8 @@ from graphmem.neo4j_local.jars import locked_jars
 from graphmem.neo4j_local.manager import LocalNeo4j
 from graphmem.settings import Settings, load_settings
 
+pytestmark = pytest.mark.races
+
 GRAPHMEM = Path(sys.executable).parent / "graphmem"
 FAKE_VERSION = "5.26.30"
 

@@ -13,6 +13,8 @@ from neo4j.exceptions import ClientError, TransientError
 from graphmem import GraphMem
 from graphmem.graph.rows import read_one
 
+pytestmark = pytest.mark.races
+
 
 def _failing_once(monkeypatch: pytest.MonkeyPatch, error: Exception) -> list[str]:
     failed: list[str] = []

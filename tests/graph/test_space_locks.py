@@ -9,6 +9,8 @@ import pytest
 
 from graphmem.graph.space_locks import SpaceLocks
 
+pytestmark = pytest.mark.races
+
 WAIT = 10.0  # seconds a thread may take to reach a point; never a timing assertion
 
 

@@ -23,6 +23,8 @@ from graphmem.runtime import Runtime
 from support import isolation
 from support.mirror_support import event_texts, mirrored, stored_bytes, wait_for
 
+pytestmark = pytest.mark.races
+
 Make = Callable[..., GraphMem]
 SECRET = "Kilimanjaro-4471"
 

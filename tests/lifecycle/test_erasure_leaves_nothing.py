@@ -39,6 +39,8 @@ from graphmem.settings import Settings
 
 from support.llm_server import LLMServer, _vector
 
+pytestmark = pytest.mark.races
+
 HOLDER = Path(__file__).with_name("cache_holder.py")
 # Long enough that Neo4j stores them as they are (short strings get a compact encoding).
 ADDRESS = "Pat Quill lives at 42 Quiet Lane, Springfield, with a tabby called Marmalade"

@@ -18,6 +18,8 @@ from graphmem.settings import Settings
 
 from support.graph_snapshot import snapshot, wipe
 
+pytestmark = pytest.mark.races
+
 Make = Callable[..., GraphMem]
 SURE = 0.9
 

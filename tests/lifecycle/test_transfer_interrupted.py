@@ -34,6 +34,8 @@ from graphmem.settings import Settings
 from support.mirror_support import NO_EMBEDDER, close_runtime, open_runtime, wait_for, with_store
 from support.transfer_support import as_copied, export_lines, records
 
+pytestmark = pytest.mark.races
+
 SUBJECTS, ROUNDS, BATCH = 300, 6, 25
 
 

@@ -22,6 +22,8 @@ from graphmem.runtime import Runtime
 from support.api_support import Api, new_tenant
 from support.mcp_support import http, messages, text_of
 
+pytestmark = pytest.mark.races
+
 WRITE_TOOLS = {"remember", "remember_facts", "forget", "record_decision"}
 PROTOCOL = "2025-06-18"
 ACCEPT = "application/json, text/event-stream"

@@ -24,6 +24,8 @@ from support.llm_fixtures import llm_overrides
 from support.llm_server import LLMServer
 from support.mcp_support import GRAPHMEM, http, stdio, text_of
 
+pytestmark = pytest.mark.races
+
 MESSAGE = "We moved from Redux to Zustand"
 
 

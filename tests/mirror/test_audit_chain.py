@@ -14,6 +14,8 @@ from graphmem.mirror.db import RelationalStore
 from graphmem.mirror.verify import verify as verify_chain
 from graphmem.settings import Settings, load_settings
 
+pytestmark = pytest.mark.races
+
 
 @pytest.fixture
 def key_settings(tmp_path: Path) -> Settings:

@@ -27,6 +27,8 @@ from graphmem.settings import Settings
 from support import isolation
 from support.mirror_support import NO_EMBEDDER, close_runtime, mirrored, open_runtime, with_store
 
+pytestmark = pytest.mark.races
+
 Make = Callable[..., GraphMem]
 WRITER = Path(__file__).with_name("audit_writer.py")
 

@@ -11,6 +11,8 @@ from graphmem.errors import ConfigError, StoreUnavailable
 from graphmem.mirror import migrations
 from graphmem.mirror.db import POSTGRES, SQLITE, RelationalStore, redact
 
+pytestmark = pytest.mark.races
+
 EVENT = (
     "INSERT INTO events (event_id, space, kind, payload, created_at, applied_at)"
     " VALUES (?, ?, ?, ?, ?, ?)"

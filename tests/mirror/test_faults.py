@@ -41,6 +41,8 @@ from support.mirror_support import (
     with_store,
 )
 
+pytestmark = pytest.mark.races
+
 TRIALS = 50
 WRITER = Path(__file__).with_name("crash_writer.py")
 

@@ -15,6 +15,8 @@ from graphmem.mirror import keys
 from graphmem.mirror.crypto import DecryptionFailed, FieldCipher, Misbound, binding
 from graphmem.settings import load_settings
 
+pytestmark = pytest.mark.races
+
 
 def test_generated_key_files_are_private_and_stable(tmp_path: Path) -> None:
     settings = load_settings(home=tmp_path / "home")

@@ -7,12 +7,16 @@ import random
 import threading
 from collections.abc import Callable
 
+import pytest
+
 from graphmem import GraphMem
 from graphmem.graph import outbox
 from graphmem.mirror.marks import Marks
 from graphmem.runtime import Runtime
 
 from support.deadlocks import counting_deadlocks, described
+
+pytestmark = pytest.mark.races
 
 THREADS = 4
 ROUNDS = 15

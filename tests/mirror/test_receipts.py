@@ -20,6 +20,8 @@ from graphmem.errors import NotFound
 from graphmem.mirror import audit, keys
 from graphmem.runtime import Runtime
 
+pytestmark = pytest.mark.races
+
 Make = Callable[..., GraphMem]
 
 

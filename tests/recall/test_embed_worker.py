@@ -25,6 +25,8 @@ from graphmem.settings import Settings
 
 from support import isolation
 
+pytestmark = pytest.mark.races
+
 
 def fact(subject: str, value: str) -> dict[str, Any]:
     return {"subject": subject, "value": value, "confidence": 0.95}

@@ -18,6 +18,8 @@ from graphmem.runtime import Runtime
 
 from support.llm_server import LLMServer
 
+pytestmark = pytest.mark.races
+
 
 def rel(head: str, relation: str, tail: str, **kw: Any) -> dict[str, Any]:
     return {"head": head, "relation": relation, "tail": tail, "confidence": 0.9,

@@ -26,6 +26,7 @@ from multiprocessing.context import SpawnProcess
 from multiprocessing.synchronize import Barrier, Event
 from typing import Any
 
+import pytest
 from neo4j import ManagedTransaction
 
 from graphmem import GraphMem
@@ -38,6 +39,8 @@ from graphmem.settings import Settings
 from support import isolation
 from support.background import settled
 from support.mirror_support import NO_EMBEDDER
+
+pytestmark = pytest.mark.races
 
 WRITERS = 4
 ROUNDS = 5

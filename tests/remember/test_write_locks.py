@@ -14,11 +14,15 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
+import pytest
+
 from graphmem import GraphMem
 from graphmem.model import Action
 
 from support.background import settled
 from support.deadlocks import counting_deadlocks, described
+
+pytestmark = pytest.mark.races
 
 SINGLE_WRITES = 120
 WRITERS = 8

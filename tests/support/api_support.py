@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import socket
 import threading
 import time
@@ -41,6 +42,23 @@ class Api:
         flush = getattr(runtime.mirror, "flush", None)
         if flush is not None:
             flush()
+
+    def open_subscriptions(self) -> int:
+        """The server's gauge of open subscriptions (one server serves a worker's tests one
+        at a time, so a test's change to it is the test's own)."""
+        text = httpx.get(f"{self.base}/metrics", timeout=30).text
+        line = next(x for x in text.splitlines()
+                    if x.startswith("graphmem_subscriptions_active "))
+        return int(float(line.split()[1]))
+
+    async def subscriptions_reach(self, count: int) -> None:
+        """Wait until the server counts `count` open subscriptions: its broker then holds
+        (or has dropped) each one."""
+        for _ in range(400):
+            if await asyncio.to_thread(self.open_subscriptions) == count:
+                return
+            await asyncio.sleep(0.05)
+        pytest.fail(f"open subscriptions never reached {count}")
 
     def key(self, role: str, tenant: str | None = None,
             spaces: tuple[str, ...] | None = None) -> str:

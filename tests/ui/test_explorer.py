@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -23,6 +23,8 @@ from support.ui_support import (
     screenshot,
     sign_in,
 )
+
+pytestmark = pytest.mark.races
 
 VIEWS = [("Conflicts", "Conflicts inbox"), ("Pending approvals", "Pending approvals"),
          ("Facts", "Facts"), ("Timeline", "Timeline"), ("Entity graph", "Entity graph"),
@@ -326,6 +328,12 @@ def test_confirm_and_reject_pending_changes(browser: Browser, server: Server) ->
         context.close()
 
 
+def clock_passes(instant: datetime) -> None:
+    """Wait until the wall clock (the server's too: one machine) reads later than `instant`."""
+    while datetime.now(UTC) <= instant:
+        time.sleep(0.05)
+
+
 def test_the_time_slider_shows_the_superseded_value_at_an_earlier_as_of(
         browser: Browser, server: Server) -> None:
     tenant = new_tenant()
@@ -334,7 +342,9 @@ def test_the_time_slider_shows_the_superseded_value_at_an_earlier_as_of(
                                              "confidence": 0.95}])
     recorded = server.gql(writer, 'query($id: ID!) { fact(space: "tt", id: $id) { recordedAt } }',
                           {"id": first[0]["factId"]})["fact"]["recordedAt"]
-    time.sleep(2.1)  # the date field has one-second steps: the versions must fall apart
+    # the date field has one-second steps: the second version is recorded after the second
+    # that follows the first one's
+    clock_passes(datetime.fromisoformat(recorded).replace(microsecond=0) + timedelta(seconds=1))
     second = remember(server, writer, "tt", [{"subject": "state", "value": "Zustand",
                                               "action": "SUPERSEDE", "confidence": 0.95}])
     assert second[0]["action"] == "SUPERSEDE", second

@@ -8,12 +8,15 @@ from collections.abc import Callable
 from pathlib import Path
 
 import httpx
+import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from graphmem.http import csp
 from graphmem.schema.examples import documents
 
 from support.ui_support import Server, open_page, screenshot
+
+pytestmark = pytest.mark.races
 
 HTML = {"Accept": "text/html"}
 

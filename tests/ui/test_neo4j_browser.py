@@ -18,6 +18,8 @@ from graphmem.settings import Settings, load_settings
 
 from support.ui_support import Server, free_port, screenshot
 
+pytestmark = pytest.mark.races
+
 
 @pytest.fixture(scope="module")
 def browser_server(serve_ui: Callable[..., Server], ui_bundle: Path) -> Server:
