@@ -53,19 +53,19 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 EXTERNAL_NEO4J := $(strip $(GRAPHMEM_NEO4J_URI)$(shell grep -s '^GRAPHMEM_NEO4J_URI=.' .env))
 
-UI_SOURCES := $(shell find ui/src ui/index.html ui/ide.html ui/vite.config.ts ui/tsconfig.json
+UI_SOURCES := $(shell find ui/src ui/index.html ui/ide.html ui/vite.config.ts ui/tsconfig.json \
 	ui/codegen.ts ui/package.json -type f 2>/dev/null)
 UI_BUNDLE := ui/dist/index.html
 UI_MODULES := ui/node_modules/.package-lock.json
 
-.PHONY: setup run test test-repeat test-docker test-postgres neo4j-jars lint stop compose help ui
+.PHONY: setup run test test-repeat test-docker test-postgres neo4j-jars lint stop compose help ui \
 	ui-if-missing reference-vectors test-sentence-transformers docs
 
 help:
 	@sed -n 's/^#   //p' Makefile
 
 $(STAMP): pyproject.toml
-	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), sys.version'
+	@$(PYTHON) -c 'import sys; assert sys.version_info[:2] == (3, 11), sys.version' \
 		|| { echo "graphmem needs Python 3.11: set PYTHON=/path/to/python3.11" >&2; exit 1; }
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	test -x $(BIN)/uv || $(BIN)/python -m pip install -q "uv>=0.5"
@@ -116,8 +116,8 @@ $(UI_BUNDLE): $(UI_MODULES) $(UI_SOURCES) schema/schema.graphql
 
 # `make run` without Node.js still serves the API; /ui/ then says how to build the UI.
 ui-if-missing:
-	@if [ -f $(UI_BUNDLE) ]; then :;
-	elif command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory ui;
+	@if [ -f $(UI_BUNDLE) ]; then :; \
+	elif command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory ui; \
 	else echo "Node.js/npm not found: serving without the web UI (/ui/ says how to build it)" >&2; fi
 # Neither the managed Neo4j nor the local Postgres: tests/support/containers.py starts both
 # images when a test first needs them and removes them at the end.
@@ -141,7 +141,7 @@ docs: $(DEV_STAMP)
 # so neither `make run` nor `make test` installs torch.
 $(ST_VENV)/.installed: pyproject.toml
 	test -x $(ST_VENV)/bin/python || $(PYTHON) -m venv $(ST_VENV)
-	$(ST_VENV)/bin/python -m pip install -q -e ".[sentence-transformers]" pytest pytest-timeout
+	$(ST_VENV)/bin/python -m pip install -q -e ".[sentence-transformers]" pytest pytest-timeout \
 		hypothesis
 	touch $@
 
@@ -154,7 +154,7 @@ test-sentence-transformers: $(ST_VENV)/.installed
 TEST_HOME := .graphmem-test
 
 stop:
-	@if [ -x $(GRAPHMEM) ] && [ -z "$(EXTERNAL_NEO4J)" ]; then $(GRAPHMEM) neo4j stop;
+	@if [ -x $(GRAPHMEM) ] && [ -z "$(EXTERNAL_NEO4J)" ]; then $(GRAPHMEM) neo4j stop; \
 	  if [ -d $(TEST_HOME)/neo4j ]; then GRAPHMEM_HOME=$(TEST_HOME) $(GRAPHMEM) neo4j stop; fi; fi
 
 compose:
