@@ -18,7 +18,7 @@ import websockets
 from graphmem.auth import KeyStore
 from graphmem.auth.pepper import load_pepper
 
-from support.api_support import Api, codes, new_tenant
+from support.api_support import Api, codes, fresh_address, new_tenant
 
 pytestmark = pytest.mark.races
 
@@ -173,8 +173,8 @@ def test_500_operations_over_one_socket_hit_the_same_limit_as_over_http(
     limited = serve_api(rate_per_min=60, trusted_proxies=("127.0.0.1",))
     tenant = new_tenant()
     started = time.monotonic()
-    over_http = _count_http(limited, limited.key("reader", tenant), "198.51.100.21", 500)
-    over_socket = _count_socket(limited, limited.key("reader", tenant), "198.51.100.22", 500)
+    over_http = _count_http(limited, limited.key("reader", tenant), fresh_address(), 500)
+    over_socket = _count_socket(limited, limited.key("reader", tenant), fresh_address(), 500)
     refilled = int(time.monotonic() - started) + 2  # a token a second while the test runs
     # the handshake itself was one request of the socket's client
     assert 59 <= over_http <= 60 + refilled, over_http
@@ -185,9 +185,9 @@ def test_a_keys_budget_is_shared_by_its_sockets_and_its_http_requests(
         serve_api: Callable[..., Api]) -> None:
     limited = serve_api(rate_per_min=20, trusted_proxies=("127.0.0.1",))
     token = limited.key("reader")
-    assert _count_socket(limited, token, "198.51.100.23", 12) == 12
+    assert _count_socket(limited, token, fresh_address(), 12) == 12
     # another address, the same key: only what the socket left of the key's 20
-    assert 8 <= _count_http(limited, token, "198.51.100.24", 30) <= 10
+    assert 8 <= _count_http(limited, token, fresh_address(), 30) <= 10
 
 
 def test_operations_in_flight_on_one_socket_are_capped(serve_api: Callable[..., Api]) -> None:

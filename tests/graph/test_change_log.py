@@ -11,7 +11,6 @@ import pytest
 
 from graphmem import GraphMem
 from graphmem.graph import outbox
-from graphmem.model import Space
 from graphmem.runtime import Runtime
 from graphmem.service.changes import (
     CONFLICT_CLOSED,
@@ -22,6 +21,8 @@ from graphmem.service.changes import (
     Change,
 )
 from graphmem.service.feed import ChangeFeed, ChangeLog
+
+from support import isolation
 
 pytestmark = pytest.mark.races
 
@@ -94,7 +95,7 @@ def test_a_feed_hears_writes_of_a_runtime_it_does_not_share(
         runtime: Runtime, make_runtime: Callable[..., Runtime]) -> None:
     """Another Runtime stands for another process: its commits never wake this feed, the
     feed finds them by following the log."""
-    space = Space(tenant="feed-test", user=f"u{id(runtime)}").key
+    space = isolation.space("feed")
     other = make_runtime(embedding_base_url="http://127.0.0.1:9/v1", llm_max_retries=0)
     writer = GraphMem(space, runtime=other)
 

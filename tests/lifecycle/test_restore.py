@@ -16,6 +16,7 @@ from graphmem.lifecycle.restore import GraphNotEmpty, restore
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
+from support import isolation
 from support.graph_snapshot import snapshot, wipe
 
 pytestmark = pytest.mark.races
@@ -108,7 +109,8 @@ def test_cli_restores_an_empty_database(private_neo4j: Settings) -> None:
     runtime = Runtime.open(private_neo4j)
     runtime.migrate()
     try:
-        mem, other = (GraphMem(f"acme/{u}/a/r", runtime=runtime) for u in ("u1", "u2"))
+        tenant = isolation.tenant("restore")
+        mem, other = (GraphMem(f"{tenant}/{u}/a/r", runtime=runtime) for u in ("u1", "u2"))
         build_history(mem, other)
         mem.drain()
         other.drain()

@@ -267,7 +267,7 @@ def test_neo4j_stopped_and_started_again(private_neo4j: Settings) -> None:
     runtime = Runtime.open(private_neo4j)
     runtime.migrate()
     local = LocalNeo4j(private_neo4j)
-    mem = GraphMem("t-restart/u/a/r", runtime=runtime)
+    mem = GraphMem(isolation.space("restart"), runtime=runtime)
     acked = [r.fact_id for r in mem.remember_facts([{"subject": "a", "value": "1"},
                                                     {"subject": "b", "value": "2"}])]
     with TestClient(create_app(private_neo4j)) as client:

@@ -22,12 +22,11 @@ def pytest_terminal_summary(terminalreporter: TerminalReporter, config: pytest.C
     count = int(config.getoption("count", 1) or 1)
     if count < 2:
         return
-    runs = Counter(repeated_test(r.nodeid, count)
-                   for r in terminalreporter.stats.get("passed", ())
-                   + terminalreporter.stats.get("failed", ()))
-    failures = Counter(repeated_test(r.nodeid, count)
-                       for kind in ("failed", "error")
-                       for r in terminalreporter.stats.get(kind, ()))
+    stats = terminalreporter.stats
+    runs = Counter(repeated_test(r.nodeid, count) for kind in ("passed", "failed")
+                   for r in stats.get(kind, []) if r.when == "call")
+    failures = Counter(repeated_test(r.nodeid, count) for kind in ("failed", "error")
+                       for r in stats.get(kind, []))
     write = terminalreporter.write_line
     terminalreporter.section(f"flakes: each test run {count} times")
     write(f"{len(runs)} test(s) run {count} times each;"
