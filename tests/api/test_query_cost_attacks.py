@@ -1,5 +1,7 @@
 """Documents built to make checking them expensive, sent to the real server: each is refused
-with BAD_USER_INPUT in under a second, while a concurrent `/healthz` keeps answering.
+with BAD_USER_INPUT for the reason its shape calls for (a budget, a depth, a limit, the
+check's deadline), while a concurrent `/healthz` keeps answering, every poll of it. How long
+these take is a benchmark's to measure (`bench.api`); no test here asserts a time.
 
 A fragment chain where each fragment spreads the next twice costs 2ⁿ to expand; the check
 measures each fragment once, so the chain is refused as soon as it is read.
@@ -104,35 +106,27 @@ def health_watch(api: Api) -> Iterator[list[float]]:
     assert not failures, f"/healthz stopped answering: {failures[0]!r}"
 
 
-def timed_post(api: Api, token: str, query: str) -> tuple[float, httpx.Response]:
-    started = time.perf_counter()
-    response = api.post(query, token=token)
-    return time.perf_counter() - started, response
-
-
 @pytest.mark.parametrize("shape", list(SHAPES))
-def test_costly_documents_are_refused_quickly_while_health_answers(api: Api,
+def test_costly_documents_are_refused_while_health_answers(api: Api,
                                                                   shape: str) -> None:
     query, reason = SHAPES[shape]
     token = api.key("reader")
     with health_watch(api) as health:
-        elapsed, response = timed_post(api, token, query)
+        response = api.post(query, token=token)
     assert response.status_code == 200, response.text
     body = response.json()
     assert set(codes(body)) == {"BAD_USER_INPUT"}, body
     assert reason in body["errors"][0]["message"], body
-    assert elapsed < 1.0, f"{shape}: refused after {elapsed:.2f}s"
     assert health, "/healthz was never answered during the attack"
-    assert max(health) < 1.0, f"/healthz took {max(health):.2f}s during the attack"
 
 
 def test_a_flood_of_distinct_chains_leaves_health_answering(api: Api) -> None:
     """Eight clients at once, each with a chain the cache has not seen."""
     token = api.key("reader")
-    results: list[tuple[float, httpx.Response]] = []
+    results: list[httpx.Response] = []
 
     def attack(levels: int) -> None:
-        results.append(timed_post(api, token, fragment_chain(levels)))
+        results.append(api.post(fragment_chain(levels), token=token))
 
     with health_watch(api) as health:
         attackers = [threading.Thread(target=attack, args=(24 + i,)) for i in range(8)]
@@ -141,10 +135,9 @@ def test_a_flood_of_distinct_chains_leaves_health_answering(api: Api) -> None:
         for thread in attackers:
             thread.join(30)
     assert len(results) == 8
-    for elapsed, response in results:
+    for response in results:
         assert set(codes(response.json())) == {"BAD_USER_INPUT"}
-        assert elapsed < 1.0
-    assert health and max(health) < 1.0
+    assert health, "/healthz was never answered during the attack"
 
 
 def test_validation_that_runs_too_long_is_stopped(serve_api: Callable[..., Api]) -> None:
@@ -154,12 +147,11 @@ def test_validation_that_runs_too_long_is_stopped(serve_api: Callable[..., Api])
     token = hurried.key("reader")
     same_named = "query($s: String!) { " + "stats(space: $s) { active } " * 600 + "}"
     with health_watch(hurried) as health:
-        elapsed, response = timed_post(hurried, token, same_named)
+        response = hurried.post(same_named, token=token)
     body = response.json()
     assert set(codes(body)) == {"BAD_USER_INPUT"}, body
     assert "GRAPHMEM_API_CHECK_SECONDS" in body["errors"][0]["message"]
-    assert elapsed < 5.0
-    assert health and max(health) < 1.0
+    assert health, "/healthz was never answered during the attack"
     # an ordinary document on the same server is still checked and answered
     assert "errors" not in hurried.gql(token, '{ stats(space: "u") { active } }')
 
@@ -172,11 +164,9 @@ def test_the_chain_over_a_websocket_is_refused_too(api: Api) -> None:
             await ws.send(json.dumps({"type": "connection_init",
                                       "payload": {"authorization": f"Bearer {token}"}}))
             assert json.loads(await ws.recv())["type"] == "connection_ack"
-            started = time.perf_counter()
             await ws.send(json.dumps({"id": "1", "type": "subscribe",
                                       "payload": {"query": fragment_chain(30)}}))
             reply: dict[str, object] = json.loads(await asyncio.wait_for(ws.recv(), 10))
-            reply["elapsed"] = time.perf_counter() - started
             return reply
 
     reply = asyncio.run(scenario())
@@ -184,4 +174,4 @@ def test_the_chain_over_a_websocket_is_refused_too(api: Api) -> None:
     errors = reply["payload"]
     assert isinstance(errors, list)
     assert [e["extensions"]["code"] for e in errors] == ["BAD_USER_INPUT"]
-    assert float(reply["elapsed"]) < 1.0  # type: ignore[arg-type]
+    assert "budget" in errors[0]["message"], errors
