@@ -58,7 +58,7 @@ def neighbourhood(call: Call, type: str, name: str, hops: int = 1, when: When = 
 
 @operation("recallRelated", "read")
 def recall_related(call: Call, question: str | None = None,
-                   entities: Sequence[StartSpec] | None = None, hops: int = 2,
+                   entities: Sequence[StartSpec] | None = None, hops: int | None = None,
                    when: When = NOW, limit: int = 50, answer: bool = True) -> Related:
     return call.mem().recall_related(question, entities=list(entities) if entities else None,
                                      hops=hops, as_of=when.as_of, valid_at=when.valid_at,

@@ -152,11 +152,21 @@ class RelatedEdge:
                    valid_from=e.valid_from, valid_to=e.valid_to)
 
 
-@strawberry.type(description="Entity keys from a start entity outwards, with the edges.")
+@strawberry.type(description="Entity keys from a start entity outwards, with the edges. A path"
+                             " ranked against a question carries its score (higher is better)"
+                             " and, per edge, the question's words that asked for it.")
 class RelatedPath:
     keys: list[str]
     edges: list[RelatedEdge]
     text: str
+    score: float | None = strawberry.field(
+        default=None, description="How well the path answers the question; null when the"
+                                  " paths are a neighbourhood, not ranked.")
+    matched: list[str | None] = strawberry.field(
+        default_factory=list, description="Per edge, the words of the question it answers"
+                                          " (null: none asked for it).")
+    explain: str | None = strawberry.field(
+        default=None, description="The score and the words each edge answered, as text.")
 
 
 @strawberry.type(description="Paths from the start entities, with the facts behind each edge.")
@@ -171,6 +181,11 @@ class RelatedResult:
     matched_by: str
     notes: list[str]
     text: str
+    ranked: bool = strawberry.field(
+        default=False, description="The paths are ranked against the question, best first.")
+    answers: list[Entity] = strawberry.field(
+        default_factory=list, description="The entities the best paths end at: the answer to"
+                                          " the question, without a model.")
 
     @classmethod
     def from_model(cls, r: related.Related, space: str,
@@ -178,8 +193,13 @@ class RelatedResult:
         return cls(
             start=[Entity.from_model(e, space) for e in r.start],
             paths=[RelatedPath(keys=list(p.keys), text=r.render(p),
-                               edges=[RelatedEdge.from_model(e) for e in p.edges])
+                               edges=[RelatedEdge.from_model(e) for e in p.edges],
+                               score=p.score, matched=list(p.matched),
+                               explain=r.explain(p) if p.score is not None else None)
                    for p in r.paths],
+            ranked=r.ranked,
+            answers=[Entity.from_model(r.entities[k], space) for k in r.answers
+                     if k in r.entities],
             entities=[Entity.from_model(e, space) for e in r.entities.values()],
             facts=[Fact.from_model(f, as_of) for f in r.facts.values()], truncated=r.truncated,
             hops=r.hops, answer=r.answer, matched_by=r.matched_by, notes=list(r.notes),

@@ -88,14 +88,19 @@ class GraphQueries:
                           when=when(as_of, valid_at), limit=check_limit(limit, settings(info)))
         return RelatedResult.from_model(found, _space(info, space), as_of)
 
-    @field("Multi-hop recall from the question's (or the given) entities; answered by the"
-           " model when one is configured.")
+    @field("Multi-hop recall from the question's (or the given) entities. With a question the"
+           " paths are searched and ranked by it, best first, up to `hops` edges (4 when not"
+           " given), and `answers` names the entities the best paths end at; without one the"
+           " neighbourhood is walked `hops` deep (2 when not given). Answered by the model"
+           " when one is configured.")
     async def recall_related(self, info: GraphInfo, space: SpaceArg,
                              question: str | None = None,
-                             entities: list[EntityRefInput] | None = None, hops: int = 2,
-                             as_of: AsOf = None, valid_at: ValidAt = None, limit: int = 50,
+                             entities: list[EntityRefInput] | None = None,
+                             hops: int | None = None, as_of: AsOf = None,
+                             valid_at: ValidAt = None, limit: int = 50,
                              answer: bool = True) -> RelatedResult:
-        check_hops(hops, settings(info))
+        if hops is not None:
+            check_hops(hops, settings(info))
         given: list[StartSpec] | None = (
             [e.name if e.type is None else (e.type, e.name) for e in entities]
             if entities else None)

@@ -33,7 +33,7 @@ CALL (row, f, h) {
   WITH row, f, h, t WHERE row.edge
   MERGE (h)-[r:$(row.rel_type) {fact_id: f.id}]->(t)
   SET r += f {.status, .confidence, .valid_from, .valid_to, .held_from, .retired_at,
-              .recorded_at, .archived, .coexist, .relation},
+              .recorded_at, .archived, .coexist, .relation, .subject},
       r.space = $space
 }
 WITH collect(DISTINCT row.rel_key) AS labels

@@ -13,5 +13,5 @@ MATCH (f)-[:ABOUT {role: 'head'}]->(h:Entity), (f)-[:ABOUT {role: 'tail'}]->(t:E
 MATCH (h)-[r]->(t)
 WHERE r.fact_id = f.id
 SET r += f {.status, .confidence, .valid_from, .valid_to, .held_from, .retired_at,
-            .recorded_at, .archived, .coexist, .relation}
+            .recorded_at, .archived, .coexist, .relation, .subject}
 RETURN count(r) AS synced

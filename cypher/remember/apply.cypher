@@ -76,7 +76,7 @@ CALL () {
   MATCH (h)-[r]->(t)
   WHERE r.fact_id = f.id
   SET r += f {.status, .confidence, .valid_from, .valid_to, .held_from, .retired_at,
-              .recorded_at, .archived, .coexist, .relation}
+              .recorded_at, .archived, .coexist, .relation, .subject}
 }
 MATCH (s:Space {key: $space})
 CALL (s) {

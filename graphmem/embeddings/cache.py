@@ -51,6 +51,24 @@ class Embeddings:
                     self._cache.popitem(last=False)
         return vector
 
+    def queries(self, texts: Sequence[str]) -> dict[str, Vector]:
+        """Query vectors of many short texts, cached by exact text: one batched call for
+        those not cached (none when all are)."""
+        wanted = list(dict.fromkeys(texts))
+        with self._lock:
+            found = {t: self._cache[t] for t in wanted if t in self._cache}
+        missing = [t for t in wanted if t not in found]
+        if not missing:
+            return found
+        found.update(zip(missing, self.documents(missing), strict=True))
+        if self.cache_size:
+            with self._lock:
+                for text in missing:
+                    self._cache[text] = found[text]
+                while len(self._cache) > self.cache_size:
+                    self._cache.popitem(last=False)
+        return found
+
     def warm(self, questions: Sequence[str]) -> None:
         """Cache many questions with one batched call (for batch evaluation)."""
         todo = [q for q in dict.fromkeys(questions) if q not in self._cache]

@@ -101,6 +101,11 @@ class Entity:
     def placeholder(self) -> bool:
         return self.type == UNKNOWN
 
+    @property
+    def norm(self) -> str:
+        """The normalised name: the key's half after the type."""
+        return self.key.split(":", 1)[1]
+
     def __str__(self) -> str:
         return f"{self.name} ({self.type})"
 

@@ -84,6 +84,7 @@ class ProjectionEdge(StructuredRel):
     fact_id = StringProperty(required=True)
     space = StringProperty(required=True)
     relation = StringProperty()
+    subject = StringProperty()  # the fact's subject: the role the relation gives the tail
     status = StringProperty(choices=_choices(Status))
     confidence = FloatProperty()
     valid_from = DateTimeNeo4jFormatProperty()

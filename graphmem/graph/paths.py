@@ -41,10 +41,14 @@ class Edge:
 
 @dataclass(frozen=True)
 class Path:
-    """Entity keys from a start entity outwards, and the edge between each pair."""
+    """Entity keys from a start entity outwards, and the edge between each pair; a path
+    ranked against a question carries its score and, per edge, the question's words that
+    asked for it (None where none did)."""
 
     keys: tuple[str, ...]
     edges: tuple[Edge, ...] = ()
+    score: float | None = None
+    matched: tuple[str | None, ...] = ()
 
     def extend(self, edge: Edge, key: str) -> Path:
         return Path((*self.keys, key), (*self.edges, edge))
@@ -63,6 +67,12 @@ class Related:
     answer: str | None = None
     matched_by: str = "given"
     notes: tuple[str, ...] = field(default_factory=tuple)
+    answers: tuple[str, ...] = ()  # keys of the entities the best paths end at
+
+    @property
+    def ranked(self) -> bool:
+        """The paths are ranked against a question, best first."""
+        return any(p.score is not None for p in self.paths)
 
     @property
     def edges(self) -> tuple[Edge, ...]:
@@ -80,12 +90,24 @@ class Related:
             parts.append(f"{arrow} {self.entities[key]}")
         return " ".join(parts)
 
+    def explain(self, path: Path) -> str:
+        """Why a ranked path scored as it did: its score and the question's words each edge
+        answered, `0.91: WORKS_AT ← "employer", HEADQUARTERED_IN ← "headquartered"`."""
+        if path.score is None:
+            return self.render(path)
+        words = [f'{e.type} ← "{m}"' if m else f"{e.type} ← (no words)"
+                 for e, m in zip(path.edges, path.matched, strict=False)]
+        return f"{path.score:.2f}: {', '.join(words)}"
+
     def __str__(self) -> str:
         if self.answer:
             return self.answer
         if not self.start:
             return "No entity of the question is known in this space."
-        lines = [self.render(p) for p in self.paths] or ["No related entities."]
+        lines = [self._line(p) for p in self.paths] or ["No related entities."]
+        if self.answers:
+            lines.insert(0, "Answer: " + ", ".join(str(self.entities[k]) for k in self.answers
+                                                   if k in self.entities))
         if self.facts:
             lines.append("Facts:")
             lines += [f"  #{f.id} {f.subject} = {f.value}{provenance(f)}"
@@ -93,6 +115,11 @@ class Related:
         if self.truncated:
             lines.append("(truncated: a cap on paths or expansions was reached)")
         return "\n".join(lines)
+
+    def _line(self, path: Path) -> str:
+        if path.score is None:
+            return self.render(path)
+        return f"[{path.score:.2f}] {self.render(path)}"
 
 
 def provenance(fact: Fact) -> str:

@@ -4,8 +4,9 @@ One `.cypher` file per statement, named `group/name`; an unknown name fails fast
 is a start-up error and not a query that silently does nothing. No value is ever formatted
 into query text: everything goes through parameters.
 
-Text that many statements repeat (the columns of a Fact) is written once, as a fragment in
-`cypher/fragments/`. A statement names it with the marker `@include(fragments/NAME)`, which
+Text that many statements repeat (the columns of a Fact; when an edge belongs to the graph a
+traversal reads) is written once, as a fragment in `cypher/fragments/`; the parameters a
+fragment names are those of each statement that includes it. A statement names it with the marker `@include(fragments/NAME)`, which
 the registry replaces with the fragment's text when it loads; whole-line comments of the
 fragment are dropped. A fragment is not a statement and includes nothing, and `@` is not
 Cypher, so a marker left unexpanded could never run.

@@ -112,14 +112,17 @@ def _valid_at_text(facts: list[Fact], at: str) -> str:
 async def recall_related(ctx: Context[Any, Any], question: Question | None = None,
                          entities: Annotated[list[EntityRef | str] | None,
                                              Field(max_length=50)] = None,
-                         hops: Annotated[int, Field(ge=1, le=10)] = 2,
+                         hops: Annotated[int | None, Field(ge=1, le=10)] = None,
                          as_of: Instant = None, valid_at: Instant = None,
                          limit: Annotated[int, Field(ge=1, le=500)] = 50,
                          user_id: UserId = D, agent_id: AgentId = D,
                          run_id: RunId = D) -> CallToolResult:
     """Multi-hop: the paths from the question's entities (or the entities given, as
-    {type, name} or a name) through the graph, with the fact behind each edge; a configured
-    model answers from them, otherwise the paths are the answer."""
+    {type, name} or a name) through the graph, with the fact behind each edge. With a
+    question they are ranked by it, best first with their scores, up to `hops` edges (4 when
+    not given), and the answer entities (where the best paths end) come first; without one
+    the neighbourhood is walked `hops` deep (2 when not given). A configured model answers
+    from the best paths, otherwise the paths are the answer."""
     start: list[StartSpec] | None = None
     if entities:
         start = [e if isinstance(e, str) else (e.type, e.name) for e in entities]

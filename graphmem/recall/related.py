@@ -1,22 +1,31 @@
-"""recall_related: start entities, bounded multi-hop paths, and the facts behind each edge.
+"""recall_related: start entities, then paths, and the facts behind each edge.
 
-The whole read (start entities, every hop, the facts) runs in one read transaction, so a
-traversal sees one consistent graph and pays for one transaction, not one per hop.
+With a question, the paths are searched and ranked by it (`path_search`: a beam guided by
+how well each path's relations answer the question's phrases), up to `hops` edges (4 when
+not given), and the ends of the best paths are the answer entities. Without one, the
+neighbourhood of the given entities is walked breadth first (`graph.traverse`), unranked.
+The whole read runs in one read transaction, so it sees one consistent graph.
 """
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import datetime
 
 from neo4j import ManagedTransaction
 
+from graphmem.embeddings.errors import EmbedderUnavailable
 from graphmem.errors import InvalidInput
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.entities import Entity
 from graphmem.graph.paths import Bounds, Edge, Path, Related, provenance
 from graphmem.graph.traverse import MAX_HOPS, edge_facts, traverse
 from graphmem.model import Fact
+from graphmem.recall import path_search
+from graphmem.recall.path_rank import DEFAULT, PathRanking
+from graphmem.recall.path_search import Vectors
 from graphmem.recall.start_entities import (
     StartSpec,
     check_typed,
@@ -29,50 +38,107 @@ from graphmem.recall.start_entities import (
 __all__ = ["MAX_HOPS", "Bounds", "Edge", "Path", "Related", "StartSpec", "lucene_query",
            "provenance", "recall_related"]
 
+log = logging.getLogger(__name__)
+
+NEIGHBOURHOOD_HOPS = 2  # the walk's depth when no question and no `hops` is given
+
+
+def _starts(tx: ManagedTransaction, space: str, question: str | None,
+            given: Sequence[StartSpec] | None) -> tuple[Sequence[Entity] | Sequence[str], str]:
+    keys = typed_keys(given) if given else None
+    if keys:  # looked up by the walk's first hop: one round trip less
+        return keys, "given"
+    if given:
+        return resolve_given(tx, space, given), "given"
+    if question and question.strip():
+        return find_start(tx, space, question)
+    raise InvalidInput("recall_related needs a question or a list of entities")
+
 
 def _recall(tx: ManagedTransaction, space: str, question: str | None,
-            given: Sequence[StartSpec] | None, hops: int, as_of: datetime | None,
-            valid_at: datetime | None, bounds: Bounds) -> Related:
-    keys = typed_keys(given) if given else None
-    start: Sequence[Entity] | Sequence[str]
-    if keys:  # looked up by the first hop: one round trip less
-        start, how = keys, "given"
-    elif given:
-        start, how = resolve_given(tx, space, given), "given"
-    elif question and question.strip():
-        start, how = find_start(tx, space, question)
-    else:
-        raise InvalidInput("recall_related needs a question or a list of entities")
-    start, paths, found, truncated = traverse(tx, space, start, hops, as_of, valid_at, bounds)
-    if keys:
-        check_typed(given or (), start)
+            given: Sequence[StartSpec] | None, hops: int | None, as_of: datetime | None,
+            valid_at: datetime | None, bounds: Bounds, vectors: Vectors | None,
+            rank: PathRanking) -> Related:
+    start, how = _starts(tx, space, question, given)
+    notes: tuple[str, ...] = ()
+    if question and question.strip() and vectors is not None:
+        try:
+            return _ranked(tx, space, question, start, how, given, hops or MAX_HOPS, as_of,
+                           valid_at, bounds, vectors, rank)
+        except EmbedderUnavailable as e:
+            log.warning("recall_related could not rank paths by the question: %s", e)
+            notes = (f"paths are not ranked: the embedding model is unavailable ({e})",)
+    depth = hops or NEIGHBOURHOOD_HOPS
+    walked, paths, found, truncated = traverse(tx, space, start, depth, as_of, valid_at,
+                                               bounds)
+    if given and typed_keys(given):
+        check_typed(given, walked)
     facts = edge_facts(tx, space, paths, as_of)
-    timed: dict[int, Edge] = {}
-    return Related(tuple(start), tuple(_validity(p, facts, timed) for p in paths), found,
-                   facts, truncated, hops, None, how)
+    return Related(tuple(walked), _timed(paths, facts), found, facts, truncated, depth, None,
+                   how, notes)
 
 
-def _validity(path: Path, facts: dict[str, Fact], timed: dict[int, Edge]) -> Path:
+def _ranked(tx: ManagedTransaction, space: str, question: str,
+            start: Sequence[Entity] | Sequence[str], how: str,
+            given: Sequence[StartSpec] | None, hops: int, as_of: datetime | None,
+            valid_at: datetime | None, bounds: Bounds, vectors: Vectors,
+            rank: PathRanking) -> Related:
+    entities = _entities(tx, space, start, given)
+    found = path_search.search(tx, space, entities, question, vectors, hops, as_of, valid_at,
+                               bounds.paths, rank)
+    facts = edge_facts(tx, space, found.paths, as_of)
+    return Related(tuple(entities), _timed(found.paths, facts), found.entities, facts,
+                   found.truncated, hops, None, how, answers=_answers(found.paths))
+
+
+def _entities(tx: ManagedTransaction, space: str, start: Sequence[Entity] | Sequence[str],
+              given: Sequence[StartSpec] | None) -> list[Entity]:
+    """The start as entities (given keys are looked up; a missing typed one is NotFound)."""
+    if all(isinstance(s, Entity) for s in start):
+        return [s for s in start if isinstance(s, Entity)]
+    entities = resolve_given(tx, space, given or ())
+    check_typed(given or (), entities)
+    return entities
+
+
+def _answers(paths: Sequence[Path]) -> tuple[str, ...]:
+    """The ends of the best path and of its siblings: paths that tie with it along the same
+    relations from the same entities but the last (the products a company makes)."""
+    if not paths or paths[0].score is None:
+        return ()
+    best = paths[0]
+    shape = [(e.type, e.head == k) for e, k in zip(best.edges, best.keys, strict=False)]
+    ends = [p.keys[-1] for p in paths
+            if p.score == best.score and p.keys[:-1] == best.keys[:-1]
+            and [(e.type, e.head == k) for e, k in zip(p.edges, p.keys, strict=False)] == shape]
+    return tuple(dict.fromkeys(ends))
+
+
+def _timed(paths: Sequence[Path], facts: dict[str, Fact]) -> tuple[Path, ...]:
     """Each edge is valid as its fact is (the hop queries leave times to the facts); paths
-    share their edge objects, so each is rebuilt once (`timed`, by identity)."""
-    edges = []
-    for e in path.edges:
+    share their edge objects, so each is rebuilt once (by identity)."""
+    timed: dict[int, Edge] = {}
+
+    def valid(e: Edge) -> Edge:
         found = timed.get(id(e))
         if found is None:
             fact = facts.get(e.fact_id)
-            found = e if fact is None else Edge(
-                e.fact_id, e.type, e.relation, e.head, e.tail, e.status, e.confidence,
-                fact.valid_from, fact.valid_to)
+            found = e if fact is None else replace(e, valid_from=fact.valid_from,
+                                                   valid_to=fact.valid_to)
             timed[id(e)] = found
-        edges.append(found)
-    return Path(path.keys, tuple(edges))
+        return found
+
+    return tuple(replace(p, edges=tuple(valid(e) for e in p.edges)) for p in paths)
 
 
 def recall_related(graph: GraphDriver, space: str, question: str | None,
-                   given: Sequence[StartSpec] | None, hops: int, as_of: datetime | None,
-                   valid_at: datetime | None, bounds: Bounds) -> Related:
-    """Start entities (given, or named in the question), then bounded paths and their facts."""
-    if not 1 <= hops <= MAX_HOPS:
+                   given: Sequence[StartSpec] | None, hops: int | None,
+                   as_of: datetime | None, valid_at: datetime | None, bounds: Bounds,
+                   vectors: Vectors | None = None, rank: PathRanking = DEFAULT) -> Related:
+    """Start entities (given, or named in the question), then paths and their facts: ranked
+    by the question when there is one (and `vectors` to compare its words with), else the
+    neighbourhood, unranked."""
+    if hops is not None and not 1 <= hops <= MAX_HOPS:
         raise InvalidInput(f"hops must be between 1 and {MAX_HOPS}, got {hops}")
     return graph.execute(_recall, space, question, given, hops, as_of, valid_at, bounds,
-                         write=False)
+                         vectors, rank, write=False)

@@ -7,6 +7,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from graphmem.embeddings import EmbedderUnavailable, Vector
+from graphmem.errors import ConfigError
 from graphmem.graph import entities, entity_listings, entity_reads, projection, timelines
 from graphmem.graph.entities import Entity, SweepResult, Vocabulary
 from graphmem.graph.entity_listings import EntityFilter
@@ -44,17 +46,26 @@ class EntityGraph:
         return entity_reads.history(self.ctx.graph, self.ctx.key, found, key)
 
     def recall_related(self, question: str | None = None,
-                       start: Sequence[related.StartSpec] | None = None, hops: int = 2,
-                       as_of: datetime | None = None, valid_at: datetime | None = None,
-                       limit: int = 50, answer: bool = True) -> related.Related:
+                       start: Sequence[related.StartSpec] | None = None,
+                       hops: int | None = None, as_of: datetime | None = None,
+                       valid_at: datetime | None = None, limit: int = 50,
+                       answer: bool = True) -> related.Related:
         self.ctx.require("read")
         found = related.recall_related(
             self.ctx.graph, self.ctx.key, question, start, hops, aware(as_of, "as_of"),
-            aware(valid_at, "valid_at"), related.Bounds(paths=limit))
+            aware(valid_at, "valid_at"), related.Bounds(paths=limit), self._vectors)
         llm = self.ctx.runtime.llm
         if answer and question and llm is not None and found.paths:
             return replace(found, answer=related_answer.answer(llm, question, found))
         return found
+
+    def _vectors(self, texts: Sequence[str]) -> dict[str, Vector]:
+        """The local embedding model's vectors of short texts (question phrases, relation
+        labels, roles, entity types), cached by text."""
+        try:
+            return self.ctx.runtime.embedder.queries(texts)
+        except ConfigError as e:
+            raise EmbedderUnavailable(str(e)) from e
 
     def vocabulary(self, limit: int = 200, when: When = NOW) -> Vocabulary:
         self.ctx.require("read")

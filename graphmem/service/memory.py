@@ -318,11 +318,15 @@ class GraphMem:
                          lambda call: self._graph.entity_history(type, name, key))
 
     def recall_related(self, question: str | None = None,
-                       entities: Sequence[related.StartSpec] | None = None, hops: int = 2,
-                       as_of: datetime | None = None, valid_at: datetime | None = None,
-                       limit: int = 50, answer: bool = True) -> related.Related:
-        """Paths from the question's (or the given) entities, with the facts behind each edge;
-        a configured LLM writes an answer from them, otherwise the paths are the answer."""
+                       entities: Sequence[related.StartSpec] | None = None,
+                       hops: int | None = None, as_of: datetime | None = None,
+                       valid_at: datetime | None = None, limit: int = 50,
+                       answer: bool = True) -> related.Related:
+        """Paths from the question's (or the given) entities, with the facts behind each edge.
+        With a question they are searched and ranked by it, best first, up to `hops` edges
+        (4 when not given), and `answers` names the entities the best paths end at; without
+        one, the neighbourhood is walked `hops` deep (2 when not given). A configured LLM
+        writes an answer from the top paths, otherwise the paths are the answer."""
         return self._run("recall_related", lambda call: self._graph.recall_related(
             question, entities, hops, as_of, valid_at, limit, answer))
 

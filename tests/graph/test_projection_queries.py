@@ -22,6 +22,8 @@ CALLERS: dict[str, set[str]] = {
     "entities/history": {"space", "key", "attribute"},
     "traversal/expand": {"space", "frontier", "fanout", "budget", "as_of", "valid_at", "starts"},
     "traversal/facts_by_id": {"space", "ids"},
+    "traversal/expand_groups": {"space", "frontier", "per_group", "probe", "as_of", "valid_at"},
+    "traversal/relation_types": {"space"},
     "entities/find": {"space", "query", "limit"},
     "fsck/edges": {"space", "limit"},
     "fsck/orphans": {"space", "limit"},

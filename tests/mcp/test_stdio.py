@@ -4,11 +4,12 @@ results match the Python API's exactly (the same text, the same structured resul
 from __future__ import annotations
 
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import pydantic_core
 import pytest
+from pydantic import SecretStr
 
 from graphmem import GraphMem
 from graphmem.model import Space
@@ -145,9 +146,14 @@ def rel(head: str, relation: str, tail: str, **extra: Any) -> dict[str, Any]:
             "cardinality": "many", **extra}
 
 
-def test_recall_related_over_three_hops(session: McpSession, runtime: Runtime) -> None:
+def test_recall_related_over_three_hops(session: McpSession, runtime: Runtime,
+                                        make_runtime: Callable[..., Runtime],
+                                        mcp_env: dict[str, str]) -> None:
     u = user()
-    mem = mem_of(runtime, u)
+    # the same embeddings as the stdio server's: a question's paths are ranked by them
+    mem = mem_of(make_runtime(
+        embedding_base_url=mcp_env["GRAPHMEM_EMBEDDING_BASE_URL"],
+        embedding_api_key=SecretStr(mcp_env["GRAPHMEM_EMBEDDING_API_KEY"])), u)
     facts = [rel("Bob", "owns", "Ledger", head_type="person", tail_type="service"),
              rel("Ledger", "calls", "Billing", head_type="service", tail_type="service"),
              rel("Alice", "owns", "Billing", head_type="person", tail_type="service")]

@@ -48,11 +48,23 @@ def test_question_names_the_start_entities_case_insensitively(mem: GraphMem) -> 
     result = mem.recall_related("WHO OWNS THE SERVICES THAT CALL BILLING?")
     assert [e.key for e in result.start] == ["service:billing"]
     assert result.matched_by == "name" and result.answer is None
+    best = result.paths[0]
+    assert result.render(best) == (
+        "Billing (service) <-[CALLS]- Ledger (service) <-[OWNS]- Bob (person)")
+    assert best.matched == ("call", "owns") and result.answers == ("person:bob",)
+    assert [p.score for p in result.paths] == sorted(
+        (p.score for p in result.paths), reverse=True)
+    assert str(result).startswith("Answer: Bob (person)\n")
+    assert not result.truncated
+
+
+def test_without_a_question_the_neighbourhood_is_walked_unranked(mem: GraphMem) -> None:
+    services(mem)
+    result = mem.recall_related(entities=[("service", "Billing")])
     assert names(result) == [
         ["Billing", "Alice"], ["Billing", "Auth"], ["Billing", "Checkout"],
         ["Billing", "Ledger", "Bob"]]
-    assert "Billing (service) <-[CALLS]- Ledger (service) <-[OWNS]- Bob (person)" in str(result)
-    assert not result.truncated
+    assert result.hops == 2 and not result.ranked and result.answers == ()
 
 
 def test_each_edge_comes_with_its_fact_and_provenance(mem: GraphMem) -> None:

@@ -483,6 +483,45 @@ def test_the_entity_graph_draws_a_three_hop_neighbourhood(browser: Browser,
         context.close()
 
 
+def test_a_question_draws_its_best_path_bold_and_names_the_answer(
+        browser: Browser, serve_ui: Callable[..., Server], ui_bundle: Path) -> None:
+    server = serve_ui(ui_dir=ui_bundle, embedding_base_url=None)  # ranking needs the model
+    tenant = new_tenant()
+    writer = server.key("writer", tenant)
+    facts = [("Amara Dunmore", "person", "works at", "Globex", "organisation", "employer"),
+             ("Amara Dunmore", "person", "lives in", "Bergen", "location", "home_city"),
+             ("Globex", "organisation", "headquartered in", "Montreal", "location",
+              "headquarters"),
+             ("Globex", "organisation", "makes", "widgets", "product", "product")]
+    remember(server, writer, "q", [
+        {"subject": f"{h.lower().replace(' ', '_')}_{role}", "head": h, "headType": ht,
+         "relation": r, "tail": t, "tailType": tt, "confidence": 0.95}
+        for h, ht, r, t, tt, role in facts])
+    context, page, watch = open_page(browser, server)
+    try:
+        sign_in(page, server, writer, "q")
+        open_view(page, "Entity graph", "Entity graph")
+        page.get_by_role("textbox", name="Question").fill(
+            "Where is Amara Dunmore's employer headquartered?")
+        page.get_by_role("button", name="Draw related paths").click()
+        answer = page.get_by_test_id("graph-answer")
+        expect(answer).to_contain_text("Montreal (location)")
+        expect(answer).to_contain_text('WORKS_AT ← "employer"')
+        edges = page.get_by_test_id("graph-edges").locator("li")
+        best = page.get_by_test_id("graph-edges").locator("li[data-best='true']")
+        expect(best).to_have_count(2)
+        assert sorted(best.evaluate_all("els => els.map(e => e.dataset.head + '>' +"
+                                        " e.dataset.tail)")) == [
+            "organisation:globex>location:montreal",
+            "person:amara dunmore>organisation:globex"]
+        assert edges.count() > 2, "the other paths are drawn too, faded"
+        expect(page.locator(".graph-canvas canvas").first).to_be_attached()
+        screenshot(page, "entity_graph", "question")
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
 HOSTILE = ["<script>alert('x')</script>", '<img src=x onerror="alert(1)">',
            "\u202eevil\u202c then \u200fRTL\u200f", "ok" + "\u0000" * 0]
 

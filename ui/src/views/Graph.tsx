@@ -42,16 +42,18 @@ const Neighbourhood = graphql(`
 `);
 
 const Related = graphql(`
-  query RelatedPaths($space: String!, $question: String!, $hops: Int!, $asOf: DateTime,
+  query RelatedPaths($space: String!, $question: String!, $asOf: DateTime,
                      $validAt: DateTime) {
-    recallRelated(space: $space, question: $question, hops: $hops, asOf: $asOf,
+    recallRelated(space: $space, question: $question, asOf: $asOf,
                   validAt: $validAt, answer: false, limit: 150) {
       truncated
       matchedBy
       notes
+      ranked
+      answers { key type name }
       start { key type name }
       entities { key type name }
-      paths { edges { factId type relation head tail status } }
+      paths { explain edges { factId type relation head tail status } }
     }
   }
 `);
@@ -140,7 +142,7 @@ export function GraphView() {
         if (r.data.neighbourhood.start.length === 0) notes.push('No entity of that type and name at that time.');
         if (r.data.neighbourhood.truncated) notes.push('The result was cut at a cap (a hub, typically).');
       } else {
-        const r = await client.query(Related, { space, question: target.question, hops, asOf, validAt },
+        const r = await client.query(Related, { space, question: target.question, asOf, validAt },
           { requestPolicy: 'network-only' }).toPromise();
         if (mine !== generation.current) return;
         if (r.error || !r.data) { setBusy(false); setError(r.error ? explain(r.error) : 'no answer'); return; }
@@ -176,7 +178,7 @@ export function GraphView() {
     <section aria-labelledby="graph-title">
       <h2 id="graph-title">Entity graph</h2>
       <div className="filters">
-        <label>Hops{' '}
+        <label>Hops{' '}<span className="sr-only">(of a neighbourhood)</span>
           <select value={hops} onChange={(e) => setHops(Number(e.target.value))}>
             {[1, 2, 3, 4].map((h) => <option key={h} value={h}>{h}</option>)}
           </select>
@@ -192,7 +194,7 @@ export function GraphView() {
         <p role="status" className="graph-target">
           {target.kind === 'entity'
             ? <>Neighbourhood of <bdi>{target.name}</bdi> ({target.type}), {hops} hop{hops === 1 ? '' : 's'}</>
-            : <>Paths for <q><Value text={target.question} /></q>, {hops} hop{hops === 1 ? '' : 's'}</>}
+            : <>Paths for <q><Value text={target.question} /></q>, best first</>}
           {expanded.length ? `, with ${expanded.length} expanded` : ''}
           {asOf ? `, as of ${new Date(asOf).toLocaleString()}` : ''}
           {validAt ? `, true at ${new Date(validAt).toLocaleString()}` : ''}
@@ -205,9 +207,18 @@ export function GraphView() {
       {nodes.length ? (
         <div className="graph-layout">
           <Suspense fallback={<Loading what="graph drawing" />}>
-            <Canvas nodes={nodes} edges={edges} onExpand={expand} />
+            <Canvas nodes={nodes} edges={edges} ranked={model.ranked} onExpand={expand} />
           </Suspense>
           <div className="graph-lists">
+            {model.ranked ? (
+              <div data-testid="graph-answer">
+                <h3>Answer</h3>
+                <p>{nodes.filter((n) => n.answer).map((n, i) => (
+                  <span key={n.key}>{i ? ', ' : ''}<Value text={n.name} /> <span className="muted">({n.type})</span></span>
+                ))}</p>
+                {model.why ? <p className="muted">Best path <Value text={model.why} /></p> : null}
+              </div>
+            ) : null}
             <h3>Entities ({nodes.length})</h3>
             <ul className="entity-list" data-testid="graph-entities">
               {nodes.map((n) => (
@@ -222,7 +233,8 @@ export function GraphView() {
             <h3>Edges ({edges.length})</h3>
             <ul className="edge-list" data-testid="graph-edges">
               {edges.map((e) => (
-                <li key={e.id} data-head={e.head} data-tail={e.tail} data-status={e.status}>
+                <li key={e.id} data-head={e.head} data-tail={e.tail} data-status={e.status}
+                  data-best={e.best ? 'true' : 'false'} className={model.ranked && !e.best ? 'faded' : undefined}>
                   <Value text={model.nodes.get(e.head)?.name ?? e.head} /> —<Value text={e.relation || e.type} />→{' '}
                   <Value text={model.nodes.get(e.tail)?.name ?? e.tail} />{' '}
                   <span className={`status status-${e.status.toLowerCase()}`}>{e.status.replace('_', ' ')}</span>
