@@ -8,8 +8,8 @@ Text that many statements repeat (the columns of a Fact; when an edge belongs to
 traversal reads) is written once, as a fragment in `cypher/fragments/`; the parameters a
 fragment names are those of each statement that includes it. A statement names it with the
 marker `@include(fragments/NAME)`, which the registry replaces with the fragment's text when
-it loads; whole-line comments of the fragment are dropped. A fragment is not a statement and includes nothing, and `@` is not
-Cypher, so a marker left unexpanded could never run.
+it loads; whole-line comments of the fragment are dropped. A fragment is not a statement and
+includes nothing, and `@` is not Cypher, so a marker left unexpanded could never run.
 """
 
 from __future__ import annotations
