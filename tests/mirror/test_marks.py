@@ -60,3 +60,26 @@ def test_concurrent_marks_of_the_same_entries_never_deadlock(
     assert not log.lines, described(log, runtime.graph)
     assert log.retries == 0
     assert outbox.pending_count(runtime.graph, mem.key)[0] == 0
+
+
+def applied_at(runtime: Runtime, space: str) -> dict[str, object]:
+    with runtime.graph.session() as s:
+        return {r["id"]: r["at"] for r in s.run(
+            "MATCH (o:Outbox {space: $space}) WHERE o.done RETURN o.id AS id,"
+            " o.applied_at AS at", space=space)}
+
+
+def test_an_entry_marked_again_keeps_the_time_it_was_first_applied(
+        make_mem: Callable[..., GraphMem], runtime: Runtime) -> None:
+    """Two processes may apply one entry and both mark it: the later mark must not make it
+    look freshly applied, or pruning by age would keep it past its time."""
+    mem = make_mem()
+    for i in range(3):
+        mem.remember_facts([{"subject": f"slot_{i}", "value": f"value {i}"}])
+    mem.drain()
+    mem.runtime.mirror.mark_applied()
+    first = applied_at(runtime, mem.key)
+    assert len(first) == 3
+    outbox.mark_done(runtime.graph, list(first))  # another process's late mark
+    assert applied_at(runtime, mem.key) == first
+    assert outbox.prune(runtime.graph, 0, 1000, spaces=[mem.key]) == 3

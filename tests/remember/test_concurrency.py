@@ -103,9 +103,10 @@ def holding_lock(graph: GraphDriver, space: str) -> Iterator[tuple[ManagedTransa
 
 
 def until(condition: Callable[[], bool], alive: Callable[[], bool], what: str) -> None:
-    """Wait for `condition` as long as the process that must bring it about runs."""
+    """Wait for `condition` as long as the process that must bring it about runs (it may
+    bring it about as it ends: the condition is read once more after it has ended)."""
     while not condition():
-        assert alive(), what
+        assert alive() or condition(), what
         time.sleep(0.05)
 
 
