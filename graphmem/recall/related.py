@@ -60,6 +60,7 @@ def _recall(tx: ManagedTransaction, space: str, question: str | None,
             valid_at: datetime | None, bounds: Bounds, vectors: Vectors | None,
             rank: PathRanking) -> Related:
     start, how = _starts(tx, space, question, given)
+    looked_up = isinstance(start, list) and all(isinstance(s, str) for s in start)
     notes: tuple[str, ...] = ()
     if question and question.strip() and vectors is not None:
         try:
@@ -71,7 +72,7 @@ def _recall(tx: ManagedTransaction, space: str, question: str | None,
     depth = hops or NEIGHBOURHOOD_HOPS
     walked, paths, found, truncated = traverse(tx, space, start, depth, as_of, valid_at,
                                                bounds)
-    if given and typed_keys(given):
+    if given and looked_up:  # typed keys the walk's first hop looked up
         check_typed(given, walked)
     facts = edge_facts(tx, space, paths, as_of)
     return Related(tuple(walked), _timed(paths, facts), found, facts, truncated, depth, None,
@@ -107,11 +108,14 @@ def _answers(paths: Sequence[Path]) -> tuple[str, ...]:
     if not paths or paths[0].score is None:
         return ()
     best = paths[0]
-    shape = [(e.type, e.head == k) for e, k in zip(best.edges, best.keys, strict=False)]
-    ends = [p.keys[-1] for p in paths
-            if p.score == best.score and p.keys[:-1] == best.keys[:-1]
-            and [(e.type, e.head == k) for e, k in zip(p.edges, p.keys, strict=False)] == shape]
+    ends = [p.keys[-1] for p in paths if p.score == best.score
+            and p.keys[:-1] == best.keys[:-1] and _shape(p) == _shape(best)]
     return tuple(dict.fromkeys(ends))
+
+
+def _shape(path: Path) -> list[tuple[str, bool]]:
+    """Each relation of the path and whether it is walked from its head."""
+    return [(e.type, e.head == k) for e, k in zip(path.edges, path.keys, strict=False)]
 
 
 def _timed(paths: Sequence[Path], facts: dict[str, Fact]) -> tuple[Path, ...]:
