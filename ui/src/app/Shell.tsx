@@ -97,6 +97,7 @@ export function Shell({ session, onSignOut, onSpace }: {
   useEffect(() => {
     const follow = () => setView(viewFromHash());
     window.addEventListener('hashchange', follow);
+    follow();  // the hash may have changed between the first render and this listener
     return () => window.removeEventListener('hashchange', follow);
   }, []);
   const s = stats.data?.stats;

@@ -119,6 +119,7 @@ export function TimelineView() {
   useEffect(() => {
     const follow = () => { const s = subjectFromHash(); if (s) { setInput(s); setSubject(s); } };
     window.addEventListener('hashchange', follow);
+    follow();  // the hash may have changed between the first render and this listener
     return () => window.removeEventListener('hashchange', follow);
   }, []);
   const submit = (e: FormEvent) => { e.preventDefault(); setSubject(input.trim()); };
