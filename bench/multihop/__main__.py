@@ -79,8 +79,9 @@ def timed(call: Callable[[], Related]) -> tuple[Related, float]:
     return result, (time.perf_counter() - start) * 1000
 
 
-def run_size(runtime: Runtime, facts: int, per_hops: int, keep: bool) -> list[str]:
-    world = company.build(facts)
+def run_size(runtime: Runtime, facts: int, per_hops: int, keep: bool,
+             roles: bool = True) -> list[str]:
+    world = company.build(facts, roles=roles)
     mem = GraphMem(space=f"bench-multihop-{facts}-{uuid.uuid4().hex[:6]}", runtime=runtime)
     built = build(mem, world)
     counts = mem.graph.read("projection/counts", space=mem.key)[0]
@@ -135,6 +136,8 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=20,
                         help="questions per hop count and split")
     parser.add_argument("--keep", action="store_true", help="keep the spaces afterwards")
+    parser.add_argument("--relation-subjects", action="store_true",
+                        help="name facts' subjects by their relation, not the role it gives")
     parser.add_argument("--show-misses", action="store_true",
                         help="print each question whose right path is not first")
     args = parser.parse_args()
@@ -145,13 +148,18 @@ def main() -> None:
     try:
         for size in (int(s) for s in args.sizes.split(",")):
             print(f"bench.multihop: {size:,} facts", flush=True)
-            results += run_size(runtime, size, args.questions, args.keep)
+            results += run_size(runtime, size, args.questions, args.keep,
+                                roles=not args.relation_subjects)
     finally:
         runtime.close()
     quality = [r for r in results if not r.startswith("LATENCY")]
     latency = [r.removeprefix("LATENCY") for r in results if r.startswith("LATENCY")]
-    write_section("Multi-hop questions (bench.multihop)", "\n".join([
-        f"`python -m bench.multihop --sizes {args.sizes} --questions {args.questions}`."
+    roles = not args.relation_subjects
+    title = "Multi-hop questions (bench.multihop)" + (
+        "" if roles else ", subjects naming relations, not roles")
+    flag = "" if roles else " --relation-subjects"
+    write_section(title, "\n".join([
+        f"`python -m bench.multihop --sizes {args.sizes} --questions {args.questions}{flag}`."
         " recall_related(question) with no model, against the neighbourhood walk it replaced"
         " (2 hops from the person, unranked), in the same run. hit@k: the right path among"
         " the first k; answer@1: the right path first and the answer entities are its end;"

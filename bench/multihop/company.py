@@ -4,7 +4,8 @@ follow Zipf weights, so at 100k facts the biggest company and city have thousand
 
 Each fact is written as a remember_facts triple whose subject names the role the relation
 gives its tail, the way an agent (or graphmem's extractor) names a slot:
-`amara_dunmore_employer` for "Amara Dunmore works at Globex".
+`amara_dunmore_employer` for "Amara Dunmore works at Globex" (or, to measure what the
+ranking does without them, the relation: `amara_dunmore_works_at`).
 """
 
 from __future__ import annotations
@@ -65,9 +66,11 @@ class Company:
     types: dict[str, str] = field(default_factory=dict)
     facts: list[dict[str, Any]] = field(default_factory=list)
     people: list[str] = field(default_factory=list)
+    roles: bool = True  # subjects name the role (`employer`), else the relation (`works_at`)
 
     def add(self, head: str, head_type: str, relation: str, tail: str) -> None:
-        subject = re.sub(r"\W+", "_", f"{head} {ROLES[relation]}".casefold()).strip("_")
+        role = ROLES[relation] if self.roles else relation
+        subject = re.sub(r"\W+", "_", f"{head} {role}".casefold()).strip("_")
         self.facts.append({"subject": subject, "head": head, "head_type": head_type,
                            "relation": relation, "tail": tail,
                            "tail_type": TAIL_TYPES[relation], "confidence": 0.95,
@@ -83,15 +86,17 @@ class Company:
         return paths
 
 
-def build(facts: int, seed: int = 1) -> Company:
-    """About `facts` facts: three per person, a few per company."""
+def build(facts: int, seed: int = 1, roles: bool = True) -> Company:
+    """About `facts` facts: three per person, a few per company; `roles` False names each
+    fact's subject by its relation (`amara_dunmore_works_at`), as remember_facts does when
+    no subject is given."""
     rng = random.Random(seed)
     people = max(40, facts * 10 // 32)
     companies = max(12, people // 60)
     cities = unique_names(rng, 40, lambda: word(rng, 2))
     firms = unique_names(rng, companies, lambda: word(rng, rng.choice((2, 3))))
     names = unique_names(rng, people, lambda: f"{rng.choice(FIRST)} {word(rng, 2)}")
-    world = Company(people=names)
+    world = Company(people=names, roles=roles)
     city_weights = list(itertools.accumulate(1 / (i + 1) ** 0.9 for i in range(len(cities))))
     firm_weights = list(itertools.accumulate(1 / (i + 1) ** 0.9 for i in range(companies)))
     for firm in firms:
