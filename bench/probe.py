@@ -151,7 +151,7 @@ def _group(thread: str) -> str:
 
 def settle(mem: GraphMem) -> None:
     """Background work caught up: vectors stored, outbox applied and marked."""
-    mem.wait_for_embeddings(120)
+    mem.records.wait_for_embeddings(120)
     mem.runtime.mirror.flush()
     mem.runtime.mirror.mark_applied()
 

@@ -21,8 +21,8 @@ from graphmem.graph.driver import GraphDriver, unavailable
 from graphmem.graph.outbox import Outbox
 from graphmem.graph.space_locks import SpaceLocks
 from graphmem.mirror import migrations as store_migrations
-from graphmem.mirror.audit import AuditCall
 from graphmem.mirror.db import RelationalStore
+from graphmem.model.audit import AuditCall
 from graphmem.settings import Settings, load_settings
 
 if TYPE_CHECKING:  # the model clients import heavy packages: only when first used

@@ -13,5 +13,5 @@ from graphmem.resolvers.registry import operation
 def set_reconcile_policy(call: Call, mode: str, authority: Mapping[str, int] | None = None,
                          curated: Sequence[str] = ()) -> tuple[str, Policy]:
     mem = call.mem()
-    message = mem.set_reconcile_policy(mode, authority, curated)
-    return message, mem.get_reconcile_policy()
+    message = mem.review.set_reconcile_policy(mode, authority, curated)
+    return message, mem.review.get_reconcile_policy()

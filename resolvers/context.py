@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from graphmem.auth import KeyStore, Principal
+from graphmem.model.principals import Authenticator, Principal
 from graphmem.runtime import Runtime
 from graphmem.service.feed import ChangeFeed
 from graphmem.service.metrics import Metrics
@@ -15,7 +15,7 @@ from graphmem.service.rates import RateLimiter
 @dataclass
 class RequestContext:
     runtime: Runtime
-    keys: KeyStore
+    keys: Authenticator
     feed: ChangeFeed
     metrics: Metrics
     principal: Principal | None

@@ -22,9 +22,9 @@ from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
-from graphmem.auth import Principal, Unauthenticated
-from graphmem.errors import AccessDenied, public
+from graphmem.errors import AccessDenied, Unauthenticated, public
 from graphmem.model import Result, Space
+from graphmem.model.principals import Principal
 from graphmem.resolvers.context import RequestContext
 from graphmem.resolvers.registry import OPERATIONS, Operation
 from graphmem.service import guard

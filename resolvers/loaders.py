@@ -15,8 +15,8 @@ from typing import Any, TypeVar
 
 from strawberry.dataloader import DataLoader
 
-from graphmem.graph.stats import SpaceStats
 from graphmem.model import Fact, When
+from graphmem.model.stats import SpaceStats
 from graphmem.resolvers.context import RequestContext
 from graphmem.resolvers.guard import Call, admit, in_worker
 
@@ -40,7 +40,7 @@ def _call(ctx: RequestContext, operation: str, space: str | None) -> Call:
 def facts(ctx: RequestContext, space: str, as_of: datetime | None) -> DataLoader[str, Fact | None]:
     """Facts of `space` by id (as they stood at `as_of`); None for an id not there."""
     async def load(ids: list[str]) -> list[Fact | None]:
-        found = await in_worker(_call(ctx, "node", space).mem().facts_by_id, ids, as_of)
+        found = await in_worker(_call(ctx, "node", space).mem().records.facts_by_id, ids, as_of)
         return [found.get(i) for i in ids]
 
     return _loader(ctx, ("facts", space, as_of), load)
@@ -50,7 +50,7 @@ def superseded_by(ctx: RequestContext, space: str,
                   as_of: datetime | None) -> DataLoader[str, Fact | None]:
     """For each fact id, the fact that superseded or retracted it (by `as_of`)."""
     async def load(ids: list[str]) -> list[Fact | None]:
-        found = await in_worker(_call(ctx, "node", space).mem().superseded_by, ids, as_of)
+        found = await in_worker(_call(ctx, "node", space).mem().records.superseded_by, ids, as_of)
         return [found.get(i) for i in ids]
 
     return _loader(ctx, ("superseded_by", space, as_of), load)
@@ -59,7 +59,7 @@ def superseded_by(ctx: RequestContext, space: str,
 def aliases(ctx: RequestContext, space: str) -> DataLoader[str, tuple[str, ...]]:
     """For each entity key, the spellings facts used for it other than its name."""
     async def load(keys: list[str]) -> list[tuple[str, ...]]:
-        found = await in_worker(_call(ctx, "node", space).mem().entity_aliases, keys)
+        found = await in_worker(_call(ctx, "node", space).mem().entities.aliases, keys)
         return [found.get(k, ()) for k in keys]
 
     return _loader(ctx, ("aliases", space), load)
@@ -70,7 +70,7 @@ def space_stats(ctx: RequestContext, when: When) -> DataLoader[str, SpaceStats]:
     would admit it."""
     async def load(keys: list[str]) -> list[SpaceStats]:
         calls = [_call(ctx, "node", key) for key in keys]
-        found = await in_worker(calls[0].mem().spaces_stats, keys, when)
+        found = await in_worker(calls[0].mem().records.spaces_stats, keys, when)
         return [found[k] for k in keys]
 
     return _loader(ctx, ("space_stats", when), load)

@@ -13,17 +13,17 @@ from graphmem.resolvers.registry import operation
 def _fetch(call: Call, type: str, local: str) -> Any:
     mem = call.mem()
     if type == "Fact":
-        return mem.fact(local)
+        return mem.records.fact(local)
     if type == "Conflict":
-        return mem.conflict(local)
+        return mem.review.conflict(local)
     if type == "Entity":
-        return mem.entity_by_key(local)
+        return mem.entities.by_key(local)
     if type == "AuditEntry":
         if not local.isdigit():
             raise InvalidInput(f"audit entry {local[:20]!r} is not a sequence number")
-        return mem.audit_entry(int(local))
+        return mem.records.audit_entry(int(local))
     if type == "Space":
-        return mem.space_info()
+        return mem.records.space_info()
     raise InvalidInput(f"no node type {type!r}")
 
 

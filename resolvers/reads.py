@@ -1,15 +1,15 @@
 """Read operations: facts of any status, one fact, timelines, conflicts, approvals, counts,
-the tenant's spaces. Lists are keyset pages read in Cypher (see graphmem.graph.paging)."""
+the tenant's spaces. Lists are keyset pages read in Cypher (see graphmem.model.paging)."""
 
 from __future__ import annotations
 
 from datetime import datetime
 
-from graphmem.graph.listings import ConflictFilter, FactFilter
-from graphmem.graph.paging import Page
-from graphmem.graph.reads import HistoryEntry
-from graphmem.graph.stats import SpaceInfo, SpaceStats
 from graphmem.model import NOW, Conflict, Fact, Policy, When
+from graphmem.model.history import HistoryEntry
+from graphmem.model.listings import ConflictFilter, FactFilter
+from graphmem.model.paging import Page
+from graphmem.model.stats import SpaceInfo, SpaceStats
 from graphmem.resolvers.guard import Call
 from graphmem.resolvers.registry import operation
 
@@ -18,28 +18,28 @@ from graphmem.resolvers.registry import operation
 def facts(call: Call, where: FactFilter, when: When = NOW, first: int | None = None,
           after: str | None = None, last: int | None = None, before: str | None = None,
           count: bool = True) -> Page[Fact]:
-    return call.mem().list_facts(where, when, first=first, after=after, last=last,
+    return call.mem().records.page(where, when, first=first, after=after, last=last,
                                  before=before, count=count)
 
 
 @operation("fact", "read")
 def fact(call: Call, id: str, as_of: datetime | None = None) -> Fact:
-    return call.mem().fact(id, as_of)
+    return call.mem().records.fact(id, as_of)
 
 
 @operation("history", "read")
 def history(call: Call, subject: str, scope: str | None = None, when: When = NOW,
             first: int | None = None, after: str | None = None, last: int | None = None,
             before: str | None = None, count: bool = True) -> Page[HistoryEntry]:
-    return call.mem().history_page(subject, scope, when, first=first, after=after, last=last,
-                                   before=before, count=count)
+    return call.mem().records.history_page(subject, scope, when, first=first, after=after,
+                                           last=last, before=before, count=count)
 
 
 @operation("conflicts", "read")
 def conflicts(call: Call, where: ConflictFilter, when: When = NOW, first: int | None = None,
               after: str | None = None, last: int | None = None, before: str | None = None,
               count: bool = True) -> Page[Conflict]:
-    return call.mem().list_conflicts(where, when, first=first, after=after, last=last,
+    return call.mem().review.list_conflicts(where, when, first=first, after=after, last=last,
                                      before=before, count=count)
 
 
@@ -47,18 +47,18 @@ def conflicts(call: Call, where: ConflictFilter, when: When = NOW, first: int | 
 def pending_changes(call: Call, when: When = NOW, first: int | None = None,
                     after: str | None = None, last: int | None = None,
                     before: str | None = None, count: bool = True) -> Page[Fact]:
-    return call.mem().pending_changes(when, first=first, after=after, last=last,
+    return call.mem().review.pending_changes(when, first=first, after=after, last=last,
                                       before=before, count=count)
 
 
 @operation("reconcilePolicy", "read")
 def reconcile_policy(call: Call) -> Policy:
-    return call.mem().get_reconcile_policy()
+    return call.mem().review.get_reconcile_policy()
 
 
 @operation("stats", "read")
 def stats(call: Call, when: When = NOW) -> SpaceStats:
-    return call.mem().stats(when)
+    return call.mem().records.stats(when)
 
 
 @operation("spaces", "read", reach="tenant")
@@ -66,4 +66,5 @@ def spaces(call: Call, first: int | None = None, after: str | None = None,
            last: int | None = None, before: str | None = None,
            count: bool = True) -> Page[SpaceInfo]:
     """The spaces of the caller's tenant (a key for the whole tenant)."""
-    return call.mem().spaces(first=first, after=after, last=last, before=before, count=count)
+    return call.mem().records.spaces(first=first, after=after, last=last, before=before,
+                                     count=count)

@@ -5,8 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from graphmem.model import NOW, When
-from graphmem.recall.answer import Recall
-from graphmem.recall.check import ActCheck
+from graphmem.model.recall import ActCheck, Recall
 from graphmem.resolvers.guard import Call
 from graphmem.resolvers.registry import operation
 
@@ -22,5 +21,5 @@ def recall(call: Call, question: str, explain: bool = False, include_history: bo
 @operation("checkBeforeAct", "read")
 def check_before_act(call: Call, subjects: Sequence[str], max_age_seconds: float | None = None,
                      when: When = NOW) -> ActCheck:
-    return call.mem().check_before_act(subjects, max_age_seconds, as_of=when.as_of,
+    return call.mem().records.check_before_act(subjects, max_age_seconds, as_of=when.as_of,
                                        valid_at=when.valid_at)

@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
-from graphmem.auth import CAPABILITIES
+from graphmem.model.roles import CAPABILITIES
 
 Reach = Literal["space", "user", "tenant", "caller"]
 REACHES: frozenset[str] = frozenset({"space", "user", "tenant", "caller"})

@@ -9,19 +9,19 @@ from graphmem.resolvers.registry import operation
 
 @operation("confirmChange", "approve")
 def confirm_change(call: Call, fact_id: str) -> Result:
-    return call.mem().confirm(fact_id)
+    return call.mem().review.confirm(fact_id)
 
 
 @operation("rejectChange", "approve")
 def reject_change(call: Call, fact_id: str) -> Result:
-    return call.mem().reject(fact_id)
+    return call.mem().review.reject(fact_id)
 
 
 @operation("resolveConflict", "approve")
 def resolve_conflict(call: Call, conflict_id: str, winner: str, note: str = "") -> Result:
-    return call.mem().resolve_conflict(conflict_id, winner, note)
+    return call.mem().review.resolve_conflict(conflict_id, winner, note)
 
 
 @operation("dismissConflict", "approve")
 def dismiss_conflict(call: Call, conflict_id: str, note: str = "") -> Result:
-    return call.mem().dismiss_conflict(conflict_id, note)
+    return call.mem().review.dismiss_conflict(conflict_id, note)

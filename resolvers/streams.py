@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncGenerator
 
-from graphmem.graph.paging import decode
+from graphmem.model.paging import decode
 from graphmem.resolvers.guard import Call
 from graphmem.resolvers.registry import operation
 from graphmem.service.changes import (

@@ -10,8 +10,7 @@ from datetime import datetime
 from pathlib import Path
 
 from graphmem.errors import InvalidInput
-from graphmem.lifecycle.transfer.export import ExportResult
-from graphmem.lifecycle.transfer.report import ImportReport
+from graphmem.model.transfer import ExportResult, ImportReport
 from graphmem.resolvers.guard import Call
 from graphmem.resolvers.registry import operation
 
@@ -35,7 +34,7 @@ class _Bounded(io.StringIO):
 @operation("exportMemory", "read")
 def export_memory(call: Call, as_of: datetime | None = None) -> tuple[str, ExportResult]:
     out = _Bounded(call.context.runtime.settings.export_inline_max)
-    result = call.mem().export(out, as_of=as_of)
+    result = call.mem().transfer.export(out, as_of=as_of)
     return out.getvalue(), result
 
 
@@ -45,5 +44,5 @@ def import_memory(call: Call, data: str, mode: str = "auto", format: str = "auto
     with tempfile.TemporaryDirectory(prefix="graphmem-import-") as folder:
         path = Path(folder) / "import"
         path.write_text(data, encoding="utf-8")
-        return call.mem().import_memory(path, mode=mode, format=format,
+        return call.mem().transfer.import_memory(path, mode=mode, format=format,
                                         public_key=public_key)

@@ -4,7 +4,7 @@ denied or audited on the way (a frontend asks at sign-in instead of trying opera
 
 from __future__ import annotations
 
-from graphmem.auth import Principal
+from graphmem.model.principals import Principal
 from graphmem.resolvers.guard import Call
 from graphmem.resolvers.registry import operation
 from graphmem.service.change_head import head

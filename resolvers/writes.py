@@ -1,37 +1,30 @@
-"""Write operations: pre-extracted facts in, reconciled results out (subscribers hear of
-them from the change log every write commits, see graphmem.service.feed)."""
+"""Write operations: the `Write` the schema built, reconciled; results out (subscribers hear
+of them from the change log every write commits, see graphmem.service.feed)."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
-
 from graphmem.model import Result
+from graphmem.model.requests import Write
 from graphmem.resolvers.guard import Call
 from graphmem.resolvers.registry import operation
 
 
 @operation("rememberFacts", "write")
-def remember_facts(call: Call, facts: Sequence[Mapping[str, Any]], text: str = "",
-                   source: str = "", source_ref: str = "",
-                   metadata: Mapping[str, Any] | None = None) -> list[Result]:
-    return call.mem().remember_facts(facts, text=text, source=source, metadata=metadata,
-                                     source_ref=source_ref)
+def remember_facts(call: Call, write: Write) -> list[Result]:
+    return call.mem().remember_facts(write)
 
 
 @operation("forgetFacts", "write")
-def forget_facts(call: Call, facts: Sequence[Mapping[str, Any]], text: str = "",
-                 source: str = "", metadata: Mapping[str, Any] | None = None) -> list[Result]:
-    return call.mem().forget_facts(facts, text=text, source=source, metadata=metadata)
+def forget_facts(call: Call, write: Write) -> list[Result]:
+    return call.mem().forget(write)
 
 
 @operation("remember", "write")
-def remember(call: Call, text: str, source: str = "",
-             metadata: Mapping[str, Any] | None = None, source_ref: str = "") -> list[Result]:
+def remember(call: Call, write: Write) -> list[Result]:
     """Extraction by the configured LLM, then the same reconciliation as rememberFacts."""
-    return call.mem().remember(text, source=source, metadata=metadata, source_ref=source_ref)
+    return call.mem().remember(write)
 
 
 @operation("forget", "write")
-def forget(call: Call, text: str, source: str = "") -> list[Result]:
-    return call.mem().forget(text, source=source)
+def forget(call: Call, write: Write) -> list[Result]:
+    return call.mem().forget(write)

@@ -6,9 +6,9 @@ import json
 
 import strawberry
 
-from graphmem.mirror.audit import AuditRow, ChainReport
-from graphmem.mirror.receipts import Verdict
 from graphmem.model import Space
+from graphmem.model.audit import AuditRow, ChainReport
+from graphmem.model.receipts import Verdict
 from graphmem.schema.relay import Node, global_id
 from graphmem.schema.scalars import JSON
 

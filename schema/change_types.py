@@ -7,8 +7,8 @@ from datetime import datetime
 
 import strawberry
 
-from graphmem.graph.paging import encode
 from graphmem.model import Action, ConflictKind
+from graphmem.model.paging import encode
 from graphmem.resolvers import loaders
 from graphmem.schema.fields import GraphInfo, field
 from graphmem.schema.types import Fact

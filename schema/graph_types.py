@@ -6,13 +6,11 @@ from datetime import datetime
 
 import strawberry
 
-from graphmem.graph import entities as model_entities
-from graphmem.graph import entity_reads
-from graphmem.graph.fsck import Report
-from graphmem.recall import related
-from graphmem.recall.answer import OpenConflict as ModelOpenConflict
-from graphmem.recall.answer import Recall
-from graphmem.recall.check import ActCheck
+from graphmem.model import entities as model_entities
+from graphmem.model import paths as related
+from graphmem.model.fsck import Report
+from graphmem.model.recall import ActCheck, Recall
+from graphmem.model.recall import OpenConflict as ModelOpenConflict
 from graphmem.resolvers import loaders
 from graphmem.schema.fields import GraphInfo, field
 from graphmem.schema.relay import Node, global_id
@@ -123,7 +121,7 @@ class EntityView:
     links: list[EntityLink]
 
     @classmethod
-    def from_model(cls, v: entity_reads.EntityView, space: str,
+    def from_model(cls, v: model_entities.EntityView, space: str,
                    as_of: datetime | None = None) -> EntityView:
         return cls(entity=Entity.from_model(v.entity, space), attributes=[
             EntityAttribute(key=k, facts=[Fact.from_model(f, as_of) for f in facts])

@@ -7,6 +7,7 @@ from typing import Any
 import strawberry
 
 from graphmem.model import Result
+from graphmem.model.requests import Write
 from graphmem.schema.enums import PolicyMode
 from graphmem.schema.fields import GraphInfo, SpaceArg, mutation, run, space_key
 from graphmem.schema.graph_types import Entity
@@ -20,7 +21,7 @@ from graphmem.schema.receipt_types import (
     receipt,
 )
 from graphmem.schema.relay import local_id
-from graphmem.schema.scalars import JSON
+from graphmem.schema.scalars import JSON, as_object
 from graphmem.schema.transfer_types import ImportResult
 from graphmem.schema.types import ChangeResult, Policy, PolicyResult, RememberResult
 
@@ -43,15 +44,14 @@ class Mutation:
     async def remember(self, info: GraphInfo, space: SpaceArg, text: str, source: str = "",
                        metadata: JSON | None = None,
                        source_ref: str = "") -> list[RememberResult]:
-        results = await run(info, space, text=text, source=source, metadata=metadata,
-                            source_ref=source_ref)
-        return _results(info, space, results)
+        write = Write(None, text, source, source_ref, as_object(metadata))
+        return _results(info, space, await run(info, space, write=write))
 
     @mutation("Extraction with every action forced to RETRACT.")
     async def forget(self, info: GraphInfo, space: SpaceArg, text: str,
                      source: str = "") -> list[RememberResult]:
-        results = await run(info, space, text=text, source=source)
-        return _results(info, space, results)
+        write = Write(None, text, source, retract=True)
+        return _results(info, space, await run(info, space, write=write))
 
     @mutation("Seed a canonical entity so later mentions land on it.")
     async def create_entity(self, info: GraphInfo, space: SpaceArg, type: str,
@@ -63,17 +63,17 @@ class Mutation:
     async def remember_facts(self, info: GraphInfo, space: SpaceArg, facts: list[FactInput],
                              text: str = "", source: str = "", source_ref: str = "",
                              metadata: JSON | None = None) -> list[RememberResult]:
-        results = await run(info, space, facts=[f.to_dict() for f in facts], text=text,
-                            source=source, source_ref=source_ref, metadata=metadata)
-        return _results(info, space, results)
+        write = Write(tuple(f.to_dict() for f in facts), text, source, source_ref,
+                      as_object(metadata))
+        return _results(info, space, await run(info, space, write=write))
 
     @mutation("Retract facts: every action is forced to RETRACT.")
     async def forget_facts(self, info: GraphInfo, space: SpaceArg, facts: list[FactInput],
                            text: str = "", source: str = "",
                            metadata: JSON | None = None) -> list[RememberResult]:
-        results = await run(info, space, facts=[f.to_dict() for f in facts], text=text,
-                            source=source, metadata=metadata)
-        return _results(info, space, results)
+        write = Write(tuple(f.to_dict() for f in facts), text, source, "", as_object(metadata),
+                      retract=True)
+        return _results(info, space, await run(info, space, write=write))
 
     @mutation("Apply a pending change (approve capability).")
     async def confirm_change(self, info: GraphInfo, space: SpaceArg,

@@ -3,6 +3,6 @@ selection this many times when `first` is not given)."""
 
 from __future__ import annotations
 
-from graphmem.graph.paging import DEFAULT_PAGE
+from graphmem.model.paging import DEFAULT_PAGE
 
 __all__ = ["DEFAULT_PAGE"]

@@ -14,11 +14,11 @@ from typing import Any
 import strawberry
 
 from graphmem.errors import NotFound
-from graphmem.graph.entities import Entity as ModelEntity
-from graphmem.graph.stats import SpaceInfo
-from graphmem.mirror.audit import AuditRow
 from graphmem.model import Conflict as ModelConflict
 from graphmem.model import Fact as ModelFact
+from graphmem.model.audit import AuditRow
+from graphmem.model.entities import Entity as ModelEntity
+from graphmem.model.stats import SpaceInfo
 from graphmem.resolvers import execute
 from graphmem.schema.audit_types import AuditEntry, AuditReport, ReceiptVerdict
 from graphmem.schema.fields import After, First, GraphInfo, SpaceArg, field, run, settings

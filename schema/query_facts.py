@@ -6,9 +6,9 @@ from __future__ import annotations
 import strawberry
 
 from graphmem.errors import InvalidInput
-from graphmem.graph.listings import ConflictFilter, FactFilter
-from graphmem.graph.stats import SpaceStats
 from graphmem.model import ConflictKind, ConflictStatus, Kind, Status
+from graphmem.model.listings import ConflictFilter, FactFilter
+from graphmem.model.stats import SpaceStats
 from graphmem.schema.fields import (
     After,
     AsOf,

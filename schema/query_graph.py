@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import strawberry
 
-from graphmem.graph.entity_listings import EntityFilter
-from graphmem.recall.related import StartSpec
+from graphmem.model.listings import EntityFilter
+from graphmem.model.paths import StartSpec
 from graphmem.schema.fields import (
     After,
     AsOf,

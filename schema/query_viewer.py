@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
-from graphmem.graph.paging import encode
+from graphmem.model.paging import encode
 from graphmem.schema.fields import GraphInfo, SpaceArg, field, run
 from graphmem.schema.viewer_types import ServerInfo, Viewer
 

@@ -3,7 +3,7 @@
 A global id names the type, the space and the object's own id (`Fact`, `Conflict`, `Entity`,
 `AuditEntry`, `Space`), so `node(id:)` finds it again through the same guard as every other
 field: the space comes from the id, never from trust in the caller. Connections carry the
-keyset cursors of graphmem.graph.paging; `totalCount` is counted by aggregation, and only
+keyset cursors of graphmem.model.paging; `totalCount` is counted by aggregation, and only
 when the query asks for it.
 """
 
@@ -19,7 +19,7 @@ import strawberry
 from strawberry.types.nodes import SelectedField, Selection
 
 from graphmem.errors import InvalidInput
-from graphmem.graph.paging import Page
+from graphmem.model.paging import Page
 from graphmem.schema.fields import GraphInfo, field
 
 T = TypeVar("T")

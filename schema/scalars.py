@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from datetime import datetime
-from typing import Any, NewType
+from typing import Any, NewType, cast
 
 import strawberry
 from strawberry.types.scalar import ScalarDefinition
@@ -26,6 +27,11 @@ def _parse_datetime(value: Any) -> datetime:
 
 def _serialize_datetime(value: datetime) -> str:
     return value.isoformat()
+
+
+def as_object(value: JSON | None) -> Mapping[str, Any] | None:
+    """A parsed JSON argument as the object its scalar guarantees it is."""
+    return cast("Mapping[str, Any] | None", value)
 
 
 def _parse_json(value: Any) -> Any:

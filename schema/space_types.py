@@ -6,8 +6,8 @@ from datetime import datetime
 
 import strawberry
 
-from graphmem.graph.stats import SpaceInfo, SpaceStats
 from graphmem.model import Space as ModelSpace
+from graphmem.model.stats import SpaceInfo, SpaceStats
 from graphmem.resolvers import loaders
 from graphmem.schema.fields import AsOf, GraphInfo, ValidAt, ValidDuring, field, when
 from graphmem.schema.relay import Node, global_id

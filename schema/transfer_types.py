@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import strawberry
 
-from graphmem.lifecycle.transfer.export import ExportResult
-from graphmem.lifecycle.transfer.report import ImportReport
+from graphmem.model.transfer import ExportResult, ImportReport
 from graphmem.schema.scalars import JSON
 
 

@@ -11,9 +11,9 @@ from typing import Any
 import strawberry
 
 from graphmem import model
-from graphmem.graph import reads
-from graphmem.graph.paging import Page
-from graphmem.graph.stats import SpaceStats
+from graphmem.model import history as reads
+from graphmem.model.paging import Page
+from graphmem.model.stats import SpaceStats
 from graphmem.resolvers import loaders
 from graphmem.schema.enums import (
     Action,

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import strawberry
 
-from graphmem.auth import Principal
+from graphmem.model.principals import Principal
 from graphmem.service.server_info import ServerInfo as ModelServerInfo
 
 

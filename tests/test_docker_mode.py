@@ -25,7 +25,7 @@ def test_make_test_docker_runs_pytest_in_docker_mode() -> None:
 def test_docker_mode_without_an_engine_stops_the_run_with_the_reason() -> None:
     env = {**os.environ, "GRAPHMEM_TEST_DOCKER": "1", "DOCKER_HOST": "tcp://127.0.0.1:1"}
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "tests/unit"],
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q", "tests/model"],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=300)
     assert run.returncode == pytest.ExitCode.USAGE_ERROR, run.stdout + run.stderr
     assert f"{NEO4J_IMAGE} and {POSTGRES_IMAGE}" in run.stderr

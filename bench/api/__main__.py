@@ -152,7 +152,7 @@ class Caller:
 def settle(caller: Caller) -> None:
     """Let a phase's background work (embedding its writes, the mirror, audit rows) end
     before the next phase is timed."""
-    caller.mem.wait_for_embeddings()
+    caller.mem.records.wait_for_embeddings()
     time.sleep(SETTLE)
 
 

@@ -64,9 +64,9 @@ def fill(runtime: Runtime, tenant: str, conflicts: int = 50, entries: int = 100)
     for n in range(entries):
         mem.remember_facts([{"subject": "plan", "value": f"plan {n}", "action": "SUPERSEDE",
                              "confidence": 0.9}])
-    mem.wait_for_embeddings()
-    mem.drain()
-    return mem.key
+    mem.records.wait_for_embeddings()
+    mem.records.drain()
+    return mem.space.key
 
 
 def direct_inbox(runtime: Runtime, space: str) -> Callable[[], None]:

@@ -233,7 +233,7 @@ def catch_up(entries: int, threads: int, home: Path) -> dict[str, Any]:
     finally:
         mirror_module.Mirror._ensure_thread = start  # type: ignore[method-assign]
     t = time.perf_counter()
-    applied = runtime.mirror.drain([m.key for m in mems])
+    applied = runtime.mirror.drain([m.space.key for m in mems])
     rate = applied / (time.perf_counter() - t)
     for mem in mems:
         mem.close()

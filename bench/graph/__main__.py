@@ -195,7 +195,7 @@ def measure(label: str, mem: GraphMem, name: str, args: Callable[[int], dict[str
             start = time.perf_counter()
             core(**args(i))
             figures.core.append(time.perf_counter() - start)
-        figures.cypher.append(direct(mem.graph, rec.calls))
+        figures.cypher.append(direct(mem.runtime.graph, rec.calls))
     figures.note = note(results)
     print(f"  {label}: API p50 {figures.p50(figures.api):.2f} ms, core"
           f" {figures.p50(figures.core):.2f} ms, Cypher {figures.p50(figures.cypher):.2f} ms",
@@ -220,7 +220,7 @@ def run(mem: GraphMem, facts: int, entities: int, repeat: int, embed: bool,
     else:
         built = build(mem, facts, entities, embed)
         after = versions(mem, embed)
-    counts = mem.graph.read("projection/counts", space=mem.key)[0]
+    counts = mem.runtime.graph.read("projection/counts", space=mem.space.key)[0]
     stats = (f"{counts['facts']:,} facts, {counts['entities']:,} entities,"
              f" {counts['edges']:,} typed edges, {counts['about']:,} ABOUT edges;"
              + (f" built in {built:.0f} s ({facts / built:,.0f} facts/s)" if built == built
@@ -277,7 +277,7 @@ def main() -> None:
     runtime.migrate()
     key = args.space or f"bench-graph-{uuid.uuid4().hex[:8]}"
     mem = GraphMem(space=key, runtime=runtime)
-    print(f"bench/graph: {facts:,} facts in space {mem.key}", flush=True)
+    print(f"bench/graph: {facts:,} facts in space {mem.space.key}", flush=True)
     command = "python -m bench.graph" + (" --full" if args.full else "") + (
         f" --facts {args.facts}" if args.facts else "") + (
         f" --repeat {args.repeat}" if args.repeat != 200 else "")
@@ -298,10 +298,10 @@ def main() -> None:
 def erase(mem: GraphMem) -> None:
     """Remove the bench space; a failure leaves the figures written and says so."""
     try:
-        receipt = mem.delete_all().get("receipt", {})
+        receipt = mem.erasure.delete_all().get("receipt", {})
         print(f"  erased the space ({receipt.get('facts', '?')} facts)", flush=True)
     except Exception as e:  # noqa: BLE001 - the figures are written; say what is left
-        print(f"  could not erase space {mem.key}: {e}", flush=True)
+        print(f"  could not erase space {mem.space.key}: {e}", flush=True)
 
 if __name__ == "__main__":
     main()

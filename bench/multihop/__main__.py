@@ -29,7 +29,7 @@ from bench.multihop import company, phrasing
 from bench.results import percentile, write_section
 from graphmem import GraphMem
 from graphmem.graph.entities import entity_key, normalise_name
-from graphmem.graph.paths import Path, Related
+from graphmem.model.paths import Path, Related
 from graphmem.runtime import Runtime
 from graphmem.settings import load_settings
 
@@ -84,7 +84,7 @@ def run_size(runtime: Runtime, facts: int, per_hops: int, keep: bool,
     world = company.build(facts, roles=roles)
     mem = GraphMem(space=f"bench-multihop-{facts}-{uuid.uuid4().hex[:6]}", runtime=runtime)
     built = build(mem, world)
-    counts = mem.graph.read("projection/counts", space=mem.key)[0]
+    counts = mem.runtime.graph.read("projection/counts", space=mem.space.key)[0]
     print(f"  {facts:,}: {counts['facts']:,} facts, {counts['entities']:,} entities,"
           f" {counts['edges']:,} edges, built in {built:.0f} s", flush=True)
     asked = phrasing.questions(world, per_hops)
@@ -112,7 +112,7 @@ def run_size(runtime: Runtime, facts: int, per_hops: int, keep: bool,
         old_ms.append(ms)
         old[(q.hops, q.split)].ranks.append(rank(walked.paths, right))
     if not keep:
-        mem.delete_all()
+        mem.erasure.delete_all()
     rows = []
     for (hops, split), t in sorted(new.items()):
         o = old[(hops, split)]

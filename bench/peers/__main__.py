@@ -82,7 +82,7 @@ def run_graphmem(sizes: list[int], window: int, lookups: int) -> list[dict[str, 
                     n = min(500, size - w - written)
                     mem.remember_facts([next(stream) for _ in range(n)])
                     written += n
-                mem.wait_for_embeddings(300)
+                mem.records.wait_for_embeddings(300)
                 times, two, one = [], [], []
                 spent = 0.0
                 t0 = time.perf_counter()
@@ -109,7 +109,7 @@ def run_graphmem(sizes: list[int], window: int, lookups: int) -> list[dict[str, 
                     mem.history(subject)
                     history.append(time.perf_counter() - t)
                     t = time.perf_counter()
-                    floor.read(ACTIVE_READ, space=mem.key, subject=subject)
+                    floor.read(ACTIVE_READ, space=mem.space.key, subject=subject)
                     raw.append(time.perf_counter() - t)
                 rows.append({"size": size, "writes_per_s": len(times) / total,
                              "p50": percentile(times, 50) * 1e3,

@@ -103,7 +103,7 @@ def lock_only(mem: GraphMem) -> float:
     each single write so the ratio holds on a noisy machine."""
     now = datetime.now(UTC)
     t = time.perf_counter()
-    mem.graph.execute(lambda tx: run(tx, "remember/lock_and_load", space=BASELINE_SPACE,
+    mem.runtime.graph.execute(lambda tx: run(tx, "remember/lock_and_load", space=BASELINE_SPACE,
                                      now=now, slots=[], past=[], coexist=[]))
     return time.perf_counter() - t
 
@@ -113,7 +113,7 @@ def single_cpu(mem: GraphMem, meter: CpuMeter) -> PerUnit:
     workload's mix, in the space the single writes grew."""
     stream = workload(3)
     facts = [next(stream) for _ in range(CPU_WRITES)]
-    mem.wait_for_embeddings(60)  # the embedding thread is excluded, but it shares the cores
+    mem.records.wait_for_embeddings(60)  # the embedding thread is excluded, but it shares the cores
     before = meter.read()
     for fact in facts:
         mem.remember_facts([fact])
@@ -146,7 +146,7 @@ def drain_embeddings(mem: GraphMem, limit: float) -> str:
         return "Embedding: inside each write (GRAPHMEM_EMBED_BACKGROUND=off)."
     worker = mem.runtime.embed_worker
     behind, done0, t = worker.backlog(), worker.embedded, time.perf_counter()
-    finished = mem.wait_for_embeddings(limit)
+    finished = mem.records.wait_for_embeddings(limit)
     elapsed = time.perf_counter() - t
     rate = (worker.embedded - done0) / elapsed if elapsed > 0 else 0.0
     line = (f"Embedding runs in the background (one thread, the local all-MiniLM-L6-v2): "

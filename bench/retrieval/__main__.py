@@ -63,7 +63,7 @@ def load(mem: GraphMem, corpus: Corpus, batch: int = 1000) -> Space:
             superseded.add(gold[(r.subject, "global")])
             gold[(r.subject, "global")] = str(r.fact_id)
     written = time.perf_counter() - start
-    mem.wait_for_embeddings()  # vectors come after the writes, from the background worker
+    mem.records.wait_for_embeddings()  # vectors come after the writes, from the background worker
     print(f"  written in {written:.0f} s, embedded {time.perf_counter() - start - written:.0f}"
           " s later", flush=True)
     return Space(mem, gold, superseded, written)
@@ -73,7 +73,7 @@ def quality(ranker: Ranker, space: Space, questions: Sequence[Question],
             strategy: Strategy) -> dict[str, float]:
     hit1 = hit5 = stale = 0
     for q in questions:
-        ids = ranker.rank(space.mem.key, q.text, POOL, strategy, CONTEXT).ids
+        ids = ranker.rank(space.mem.space.key, q.text, POOL, strategy, CONTEXT).ids
         gold = space.gold[q.fact_key]
         hit1 += bool(ids) and ids[0] == gold
         hit5 += gold in ids[:5]
@@ -89,19 +89,19 @@ def latency(runtime: Runtime, ranker: Ranker, space: Space, questions: Sequence[
     same retrieval with the question's vector cached, to show where the time goes."""
     embeddings = runtime.embedder
     embeddings.clear_cache()
-    ranker.vectors.cache.clear(space.mem.key)
+    ranker.vectors.cache.clear(space.mem.space.key)
     t = time.perf_counter()
-    ranker.vectors.cache.space(space.mem.key, ranker.vectors.dimensions())
+    ranker.vectors.cache.space(space.mem.space.key, ranker.vectors.dimensions())
     warm = time.perf_counter() - t
     picked = random.Random(seed).sample(list(questions), min(samples + 10, len(questions)))
     totals, embeds, graphs, hits = [], [], [], 0
     for n, q in enumerate(picked):
         t0 = time.perf_counter()
-        got = retrieve(ranker, space.mem.key, q.text, POOL, FUSED, CONTEXT)
+        got = retrieve(ranker, space.mem.space.key, q.text, POOL, FUSED, CONTEXT)
         t1 = time.perf_counter()
         embeddings.documents([q.text])
         t2 = time.perf_counter()
-        retrieve(ranker, space.mem.key, q.text, POOL, FUSED, CONTEXT)
+        retrieve(ranker, space.mem.space.key, q.text, POOL, FUSED, CONTEXT)
         t3 = time.perf_counter()
         if n < 10:  # warm-up
             continue
@@ -266,7 +266,7 @@ def _drop(mem: GraphMem, keep: bool) -> None:
     """Erase a bench space (when the erasure API is there) so it leaves the index."""
     delete_all: Any = getattr(mem, "delete_all", None)
     if keep or delete_all is None:
-        print(f"kept space {mem.key}")
+        print(f"kept space {mem.space.key}")
     else:
         delete_all()
     mem.close()

@@ -61,13 +61,13 @@ def main() -> None:
             source, restored, replayed = (GraphMem(s, runtime=runtime) for s in spaces)
             built = build(source, args.facts)
             print(f"build (reconcile, batched): {built:.1f} s", flush=True)
-            result = source.export(path)
+            result = source.transfer.export(path)
             fact_records = result.counts.get("fact", 0)
             # the median of three exports: one run's figure moves by ±15% on this machine
-            exported = sorted(timed("export", lambda: source.export(path))
+            exported = sorted(timed("export", lambda: source.transfer.export(path))
                               for _ in range(3))[1]
-            restore = timed("restore", lambda: restored.import_memory(path, batch=BATCH))
-            replay = timed("replay", lambda: replayed.import_memory(path, mode="replay",
+            restore = timed("restore", lambda: restored.transfer.import_memory(path, batch=BATCH))
+            replay = timed("replay", lambda: replayed.transfer.import_memory(path, mode="replay",
                                                                    batch=BATCH))
             size = path.stat().st_size
     finally:

@@ -2,8 +2,8 @@
 
 from graphmem.auth.errors import Unauthenticated
 from graphmem.auth.keys import IssuedKey, KeyInfo, KeyStore
-from graphmem.auth.principal import Principal, local_admin
-from graphmem.auth.roles import CAPABILITIES, ROLES, capabilities_for
+from graphmem.model.principals import Principal, local_admin
+from graphmem.model.roles import CAPABILITIES, ROLES, capabilities_for
 
 __all__ = [
     "CAPABILITIES", "ROLES", "IssuedKey", "KeyInfo", "KeyStore", "Principal", "Unauthenticated",

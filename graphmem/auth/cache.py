@@ -15,7 +15,7 @@ import threading
 import time
 from pathlib import Path
 
-from graphmem.auth.principal import Principal
+from graphmem.model.principals import Principal
 
 STAMP_FILE = "api_keys.revoked"
 Stamp = tuple[int, int, int]  # the stamp file's inode, mtime and ctime

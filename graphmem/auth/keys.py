@@ -23,12 +23,12 @@ from typing import Any
 from graphmem.auth.cache import STAMP_FILE, VerifiedKeys, touch_stamp
 from graphmem.auth.errors import Unauthenticated
 from graphmem.auth.pepper import load_pepper
-from graphmem.auth.principal import Principal, check_spaces
-from graphmem.auth.roles import capabilities_for
 from graphmem.auth.sources import check_source, missing_table
 from graphmem.errors import InvalidInput, NotFound, SchemaOutdated
 from graphmem.mirror.db import Cursor, RelationalStore
 from graphmem.model import Space
+from graphmem.model.principals import INVALID, Principal, check_spaces
+from graphmem.model.roles import capabilities_for
 from graphmem.settings import Settings
 
 PREFIX = "gm_sk_"
@@ -37,7 +37,6 @@ _NAME = re.compile(r"^[A-Za-z0-9_.@:\-]{1,128}$")
 _OUTDATED = "the relational store has no API key tables: run `graphmem migrate up`"
 # One answer for a key that does not exist and one that was revoked: a caller holding a
 # guessed or stolen key learns nothing about which it is.
-INVALID = "the API key is unknown or revoked"
 
 
 @dataclass(frozen=True)

@@ -6,11 +6,10 @@ directory (every worker and host sharing the relational store must share it).
 
 from __future__ import annotations
 
-import os
 import secrets
-from pathlib import Path
 
 from graphmem.errors import ConfigError
+from graphmem.secret_files import write_secret
 from graphmem.settings import Settings
 
 PEPPER_FILE = "api_key.pepper"
@@ -21,7 +20,7 @@ def load_pepper(settings: Settings) -> bytes:
         return settings.api_key_pepper.get_secret_value().encode()
     path = settings.home / PEPPER_FILE
     if not path.exists():
-        _create(path)
+        write_secret(path, secrets.token_hex(32))
     try:
         text = path.read_text().strip()
     except OSError as e:
@@ -30,18 +29,3 @@ def load_pepper(settings: Settings) -> bytes:
         raise ConfigError(f"the API key pepper {path} is too short: restore it, or set"
                           " GRAPHMEM_API_KEY_PEPPER (existing keys stop working if it changes)")
     return text.encode()
-
-
-def _create(path: Path) -> None:
-    """Write it atomically: a racing worker either links first or reads the winner's."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as out:
-        out.write(secrets.token_hex(32) + "\n")
-    try:
-        os.link(tmp, path)
-    except FileExistsError:
-        pass
-    finally:
-        tmp.unlink()

@@ -66,9 +66,9 @@ def memory_in(runtime: Runtime, space: str) -> GraphMem:
 
 def spaces(runtime: Runtime, space: str | None) -> list[str]:
     """The space given, or every space the graph knows."""
-    from graphmem.graph.spaces import listing
+    from graphmem.service.operations import space_names
 
-    return [space] if space is not None else listing(runtime.graph)
+    return [space] if space is not None else space_names(runtime)
 
 
 def instant(text: str | None, option: str = "--as-of") -> datetime | None:

@@ -4,42 +4,18 @@ which are trusted or curated (graphmem.auth.sources)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Annotated
 
 import typer
 
-from graphmem.auth.keys import KeyStore
-from graphmem.auth.roles import ROLES
-from graphmem.auth.sources import SourceBook
 from graphmem.cli.common import clean_errors
-from graphmem.mirror.db import RelationalStore
+from graphmem.model.roles import ROLES
+from graphmem.service.access import key_store, source_book
 from graphmem.settings import load_settings
 
 keys_app = typer.Typer(no_args_is_help=True, help="API keys for the GraphQL server.")
 sources_app = typer.Typer(no_args_is_help=True, help="Which principals speak as which source,"
                                                      " per tenant.")
-
-
-@contextmanager
-def _store() -> Iterator[KeyStore]:
-    settings = load_settings()
-    store = RelationalStore(settings.relational_url)
-    try:
-        yield KeyStore.open(store, settings)  # revoke rewrites this host's stamp
-    finally:
-        store.close()
-
-
-@contextmanager
-def _book() -> Iterator[SourceBook]:
-    settings = load_settings()
-    store = RelationalStore(settings.relational_url)
-    try:
-        yield SourceBook.open(store, settings)  # a change rewrites this host's stamp
-    finally:
-        store.close()
 
 
 @keys_app.command("create")
@@ -58,7 +34,7 @@ def create(
 ) -> None:
     """Create a key and print it once: it is stored only as a digest."""
     allowed = tuple(s.strip() for s in spaces.split(",") if s.strip()) if spaces else None
-    with _store() as keys:
+    with key_store(load_settings()) as keys:
         issued = keys.create(tenant, role, allowed, name, source)
     p = issued.principal
     typer.echo(issued.token)
@@ -71,7 +47,7 @@ def create(
 @clean_errors
 def list_keys(tenant: Annotated[str | None, typer.Option()] = None) -> None:
     """Every key (never the secret): id, principal, tenant, role, spaces, created, revoked."""
-    with _store() as keys:
+    with key_store(load_settings()) as keys:
         found = keys.keys(tenant)
     if not found:
         typer.echo("no API keys")
@@ -88,7 +64,7 @@ def list_keys(tenant: Annotated[str | None, typer.Option()] = None) -> None:
 def revoke(key_id: str) -> None:
     """Revoke a key: servers on this host refuse it from the next request on, others within
     GRAPHMEM_API_KEY_CACHE_SECONDS."""
-    with _store() as keys:
+    with key_store(load_settings()) as keys:
         info = keys.revoke(key_id)
     typer.echo(f"revoked {info.key_id} ({info.principal.name}, tenant {info.principal.tenant})")
 
@@ -106,7 +82,7 @@ def sources_set(
              " tenant.")] = False,
 ) -> None:
     """Bind a source to principals in a tenant, and mark it trusted or curated there."""
-    with _book() as book:
+    with source_book(load_settings()) as book:
         row = book.set(tenant, source, tuple(principal or ()), trusted, curated)
     typer.echo(f"{row.tenant}: {row.source} <- {', '.join(row.principals) or 'no principal'}"
                f" (trusted: {'yes' if row.trusted else 'no'}, curated:"
@@ -117,7 +93,7 @@ def sources_set(
 @clean_errors
 def sources_list(tenant: Annotated[str | None, typer.Option()] = None) -> None:
     """Every tenant's sources (or one tenant's)."""
-    with _book() as book:
+    with source_book(load_settings()) as book:
         rows = book.rows(tenant)
     if not rows:
         typer.echo("no sources bound")
@@ -132,6 +108,6 @@ def sources_list(tenant: Annotated[str | None, typer.Option()] = None) -> None:
 def sources_remove(tenant: str, source: str) -> None:
     """Forget a tenant's entry for a source: it is bound to no one and neither trusted nor
     curated there any more."""
-    with _book() as book:
+    with source_book(load_settings()) as book:
         book.remove(tenant, source)
     typer.echo(f"{tenant}: {source} removed")

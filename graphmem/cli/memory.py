@@ -68,7 +68,7 @@ def conflicts_command(
 ) -> None:
     """The conflicts of a space (open ones by default)."""
     with open_memory(space) as mem:
-        found = mem.conflicts(None if status == "all" else status)
+        found = mem.review.conflicts(None if status == "all" else status)
         if not found:
             typer.echo(f"No {'' if status == 'all' else status + ' '}conflicts.")
         for conflict in found:

@@ -53,10 +53,10 @@ def audit_verify(
 def audit_log(tenant: Annotated[str | None, typer.Option(help="Only this tenant.")] = None,
               limit: Annotated[int, typer.Option(min=1, max=10_000)] = 50) -> None:
     """The newest audit rows (every tenant unless --tenant), one JSON object per line."""
-    from graphmem.mirror.audit import listing
+    from graphmem.service.operations import audit_rows
 
     with open_runtime() as runtime:
-        for row in listing(runtime.store, tenant, limit):
+        for row in audit_rows(runtime, tenant, limit):
             typer.echo(json.dumps(row.as_dict(), sort_keys=True))
 
 
@@ -64,10 +64,10 @@ def audit_log(tenant: Annotated[str | None, typer.Option(help="Only this tenant.
 @clean_errors
 def audit_public_key() -> None:
     """The signing public key (PEM): give it to whoever verifies receipts."""
-    from graphmem.mirror.keys import public_pem, signer
+    from graphmem.service.operations import signing_public_key
     from graphmem.settings import load_settings
 
-    typer.echo(public_pem(signer(load_settings()).public), nl=False)
+    typer.echo(signing_public_key(load_settings()), nl=False)
 
 
 @audit_app.command("verify-receipt")
@@ -76,7 +76,7 @@ def audit_verify_receipt(
         receipt: Annotated[Path, typer.Argument(help="The receipt JSON ('-' for stdin).")],
         public_key: Annotated[Path, typer.Option("--public-key", help="PEM file.")]) -> None:
     """Check a receipt with only a public key: no database, no server."""
-    from graphmem.mirror.receipts import verify_receipt
+    from graphmem.service.operations import verify_receipt
 
     text = sys.stdin.read() if str(receipt) == "-" else receipt.read_text()
     verdict = verify_receipt(text, public_key.read_text())
@@ -91,23 +91,18 @@ def audit_rotate_key(new_key_env: Annotated[str | None, typer.Option(
         help="With GRAPHMEM_KEY set: the environment variable holding the new key.")] = None
                      ) -> None:
     """Sign with a new key from now on; the old public key stays trusted for what it signed."""
-    from graphmem.mirror import audit, keys
+    from graphmem.service.operations import rotate_signing_key
 
     with open_runtime() as runtime:
-        old = runtime.mirror.ensure_registered()
+        secret = None
         if runtime.settings.key is not None:
             env = new_key_env or ""
             secret = os.environ.get(env) if env else None  # reads-env: the --new-key-env name
             if not secret:
                 raise InvalidInput("GRAPHMEM_KEY is set: put the new key in an environment"
                                    " variable and name it with --new-key-env")
-            new = keys.signer_from_secret(secret, runtime.settings)
-        else:
-            new = keys.new_seed_file(runtime.settings)
-        keys.rotate(runtime.store, old, new)
-        runtime.mirror.use_signer(new)
-        audit.resign_head(runtime.store, new)
-    typer.echo(f"signing key {old.key_id} retired, {new.key_id} current")
+        old, new = rotate_signing_key(runtime, secret)
+    typer.echo(f"signing key {old} retired, {new} current")
     if runtime.settings.key is not None:
         typer.echo(f"now set GRAPHMEM_KEY to the value of {new_key_env} everywhere")
 
@@ -140,10 +135,10 @@ def mirror_drain() -> None:
 @clean_errors
 def mirror_check(space: Annotated[str | None, typer.Option()] = None) -> None:
     """Compare the mirror with the graph (exit 1 on a difference)."""
-    from graphmem.lifecycle.check_mirror import check_mirror
+    from graphmem.service.operations import mirror_problems
 
     with open_runtime() as runtime:
-        problems = check_mirror(runtime, space)
+        problems = mirror_problems(runtime, space)
     typer.echo("\n".join(problems) if problems else str(problems))
     if problems:
         raise typer.Exit(1)
@@ -161,8 +156,8 @@ def erase_command(
         user: Annotated[str | None, typer.Option(help="With --tenant: one user's.")] = None,
 ) -> None:
     """Erase for good (both stores, embeddings, caches) and print the signed receipt."""
-    from graphmem.lifecycle.erasure import erase_subtree
     from graphmem.service.memory import GraphMem
+    from graphmem.service.operations import erase_subtree
 
     chosen = [fact is not None, subject is not None, all_, expired, tenant is not None]
     if sum(chosen) != 1 or (tenant is None) != (space is not None) or (user and not tenant):
@@ -174,11 +169,11 @@ def erase_command(
         else:
             mem = GraphMem(space, runtime=runtime)
             if expired:
-                receipt = mem.purge_expired(days)
+                receipt = mem.erasure.purge_expired(days)
             elif all_:
-                receipt = mem.delete_all()
+                receipt = mem.erasure.delete_all()
             else:
-                receipt = mem.delete(fact_id=fact, subject=subject)
+                receipt = mem.erasure.delete(fact_id=fact, subject=subject)
     typer.echo(json.dumps(receipt, indent=2, sort_keys=True))
 
 
@@ -190,13 +185,13 @@ def restore_command(
         embed: Annotated[bool, typer.Option(help="Compute embeddings again.")] = True,
 ) -> None:
     """Rebuild an empty Neo4j database from the mirror's event log."""
-    from graphmem.lifecycle.restore import event_count, restore
+    from graphmem.service.operations import event_count, rebuild_graph
 
     if not from_mirror:
         raise GraphMemError("the only source is the mirror: pass --from-mirror")
     with open_runtime() as runtime:
         total = event_count(runtime)
         with typer.progressbar(length=total, label="replaying events") as bar:
-            result = restore(runtime, space, embed=embed,
-                             progress=lambda done, _: bar.update(done - bar.pos))
+            result = rebuild_graph(runtime, space, embed=embed,
+                                   progress=lambda done, _: bar.update(done - bar.pos))
     typer.echo(str(result))

@@ -69,19 +69,16 @@ def neo4j_logs(lines: Annotated[int, typer.Option("--lines", "-n")] = 50) -> Non
 @migrate_app.command("status")
 @clean_errors
 def migrate_status() -> None:
-    from graphmem.graph import migrations as gm
-    from graphmem.mirror import migrations as sm
     from graphmem.runtime import Runtime
+    from graphmem.service.operations import schema_versions
 
     runtime = Runtime.open(settings())
     try:
-        runtime.graph.verify()
-        typer.echo(f"graph: version {gm.current_version(runtime.graph)} of {gm.latest_version()}")
-        typer.echo(
-            f"relational: version {sm.current_version(runtime.store)} of {sm.latest_version()}"
-        )
+        versions = schema_versions(runtime)
     finally:
         runtime.close()
+    for store, (current, latest) in versions.items():
+        typer.echo(f"{store}: version {current} of {latest}")
 
 
 @migrate_app.command("up")
@@ -127,7 +124,7 @@ def serve(
 @clean_errors
 def doctor() -> None:
     """Check Java, Maven, Neo4j, the relational store, embeddings and the LLM settings."""
-    from graphmem.cli.doctor import run_checks
+    from graphmem.service.doctor import run_checks
 
     results = run_checks(settings())
     for check in results:

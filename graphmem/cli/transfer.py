@@ -64,7 +64,7 @@ def export_command(
     """Export a space (or a tenant) to a signed JSON Lines file."""
     key, whole = _space(space, tenant)
     with open_memory(key) as mem, _progress("exporting facts") as progress:
-        result = mem.export(output, tenant=whole, as_of=instant(as_of), progress=progress)
+        result = mem.transfer.export(output, tenant=whole, as_of=instant(as_of), progress=progress)
     typer.echo(f"{output}: {result}")
 
 
@@ -91,6 +91,6 @@ def import_command(
     key, whole = _space(space, tenant)
     trusted = public_key.read_text() if public_key is not None else None
     with open_memory(key) as mem, _progress("importing records") as progress:
-        report = mem.import_memory(file, mode=mode, format=format, tenant=whole,
+        report = mem.transfer.import_memory(file, mode=mode, format=format, tenant=whole,
                                    public_key=trusted, batch=batch, progress=progress)
     typer.echo(str(report))

@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Iterable
-from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
@@ -21,8 +20,8 @@ from graphmem.graph.driver import GraphDriver, run
 from graphmem.graph.facts import as_time
 from graphmem.graph.outbox import Outbox
 from graphmem.model import NOW, When
+from graphmem.model.entities import UNKNOWN, Entity, SweepResult, Vocabulary
 
-UNKNOWN = "unknown"
 OTHER = "other"
 VOCABULARY: tuple[str, ...] = (
     "person", "organisation", "project", "location", "topic", "product", "policy", "concept",
@@ -86,28 +85,6 @@ def normalise_name(name: str) -> str:
 def entity_key(type_: str, norm: str) -> str:
     """`type:name`; the type never holds a colon, so the key splits on the first one."""
     return f"{type_}:{norm}"
-
-
-@dataclass(frozen=True)
-class Entity:
-    """One entity of a space as the graph holds it."""
-
-    key: str
-    type: str
-    name: str
-    created_at: datetime | None = None
-
-    @property
-    def placeholder(self) -> bool:
-        return self.type == UNKNOWN
-
-    @property
-    def norm(self) -> str:
-        """The normalised name: the key's half after the type."""
-        return self.key.split(":", 1)[1]
-
-    def __str__(self) -> str:
-        return f"{self.name} ({self.type})"
 
 
 def row_to_entity(row: dict[str, Any]) -> Entity:
@@ -188,14 +165,6 @@ def by_name(graph: GraphDriver, space: str, name: str) -> list[Entity]:
     return [row_to_entity(r["entity"]) for r in rows]
 
 
-@dataclass(frozen=True)
-class Vocabulary:
-    """What the extractor is shown so later mentions land on known names and labels."""
-
-    entities: tuple[Entity, ...]
-    relations: tuple[str, ...]
-
-
 def vocabulary(graph: GraphDriver, space: str, limit: int = 200,
                when: When = NOW) -> Vocabulary:
     """Known entity names (seeded first) and relation labels in use, now or at
@@ -207,18 +176,6 @@ def vocabulary(graph: GraphDriver, space: str, limit: int = 200,
     entities = tuple(row_to_entity(e) for e in rows[0]["entities"]) if rows else ()
     relations = tuple(rows[0]["relations"] or ())[:limit] if rows else ()
     return Vocabulary(entities, relations)
-
-
-@dataclass(frozen=True)
-class SweepResult:
-    attached: tuple[tuple[str, str], ...]
-    left: tuple[str, ...]
-
-    def __str__(self) -> str:
-        lines = [f"attached {p} → {t}" for p, t in self.attached]
-        lines.append(f"{len(self.attached)} placeholder(s) attached, {len(self.left)} left"
-                     " (no typed entity of that name, or more than one)")
-        return "\n".join(lines)
 
 
 def sweep(tx: ManagedTransaction, outbox: Outbox, now: datetime) -> SweepResult:

@@ -4,32 +4,25 @@ for them, at any point of either clock; and their aliases, in one batch."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 from graphmem.graph.driver import GraphDriver
-from graphmem.graph.entities import Entity, fold_type, normalise_name, row_to_entity
+from graphmem.graph.entities import fold_type, normalise_name, row_to_entity
 from graphmem.graph.listings import count
-from graphmem.graph.paging import Key, Page, Window
 from graphmem.graph.rows import read_one
 from graphmem.model import When
+from graphmem.model.entities import Entity
+from graphmem.model.listings import EntityFilter
+from graphmem.model.paging import Key, Page, Window
 
 MAX_ALIASES = 20
 
 
-@dataclass(frozen=True)
-class EntityFilter:
-    """`type` folds into the vocabulary (`company` → organisation); `search` matches a part
-    of the normalised name or of a spelling a fact used (case and spacing ignored)."""
-
-    type: str | None = None
-    search: str | None = None
-
-    def params(self, when: When) -> dict[str, Any]:
-        folded = fold_type(self.type) if self.type is not None else None
-        search = normalise_name(self.search) if self.search is not None else None
-        return {"prefix": f"{folded}:" if folded else None, "search": search,
-                **when.params()}
+def filter_params(flt: EntityFilter, when: When) -> dict[str, Any]:
+    """The statement parameters of a filter: its type folded, its search normalised."""
+    folded = fold_type(flt.type) if flt.type is not None else None
+    search = normalise_name(flt.search) if flt.search is not None else None
+    return {"prefix": f"{folded}:" if folded else None, "search": search, **when.params()}
 
 
 def entity_key(entity: Entity) -> Key:
@@ -38,7 +31,7 @@ def entity_key(entity: Entity) -> Key:
 
 def entity_page(graph: GraphDriver, space: str, flt: EntityFilter, when: When,
                 window: Window) -> Page[Entity]:
-    params = {"space": space, **flt.params(when)}
+    params = {"space": space, **filter_params(flt, when)}
     rows = read_one(graph, "entities/page", **params, **window.params())
     found = [row_to_entity(r["entity"]) for r in rows]
     total = count(graph, "entities/count", params) if window.count else None

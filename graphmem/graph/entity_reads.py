@@ -7,56 +7,18 @@ in the world at T (valid_from <= T < valid_to): the same two clocks as the fact 
 from __future__ import annotations
 
 from collections import defaultdict
-from dataclasses import dataclass
 from datetime import datetime
 
 from graphmem.errors import InvalidInput
 from graphmem.graph.driver import GraphDriver
-from graphmem.graph.entities import Entity, row_to_entity
+from graphmem.graph.entities import row_to_entity
 from graphmem.graph.facts import row_to_fact
-from graphmem.graph.reads import History, HistoryEntry, value_at
+from graphmem.graph.reads import value_at
 from graphmem.graph.rows import read_one
 from graphmem.model import Fact
+from graphmem.model.entities import Entity, EntityView, Link
+from graphmem.model.history import History, HistoryEntry
 from graphmem.slots import normalise_subject
-
-
-@dataclass(frozen=True)
-class Link:
-    """An edge of the entity's: the relation fact and the entity at the other end."""
-
-    fact: Fact
-    other: Entity
-    outgoing: bool
-
-    def __str__(self) -> str:
-        label = self.fact.relation or self.fact.subject
-        arrow = f"-[{label}]->" if self.outgoing else f"<-[{label}]-"
-        return f"{arrow} {self.other}"
-
-
-@dataclass(frozen=True)
-class EntityView:
-    """An entity with its attributes (key → facts) and its edges, at one point of time."""
-
-    entity: Entity
-    attributes: dict[str, tuple[Fact, ...]]
-    links: tuple[Link, ...]
-
-    def value(self, attribute: str) -> str | None:
-        """The single value of an attribute or relation (its tail), None when it has none."""
-        facts = self.attributes.get(attribute, ())
-        if facts:
-            return facts[-1].value
-        tails = [link.other.name for link in self.links
-                 if link.outgoing and _key(link.fact) == attribute]
-        return tails[-1] if tails else None
-
-    def __str__(self) -> str:
-        lines = [str(self.entity)]
-        for key, facts in sorted(self.attributes.items()):
-            lines.append(f"  {key} = " + ", ".join(f.value for f in facts))
-        lines += [f"  {link}" for link in self.links]
-        return "\n".join(lines)
 
 
 def _key(fact: Fact) -> str:
@@ -80,7 +42,8 @@ def view(graph: GraphDriver, space: str, entity: Entity, as_of: datetime | None 
         if row["other"] is None:
             attributes[_key(fact)].append(fact)
         else:
-            links.append(Link(fact, row_to_entity(row["other"]), row["role"] == "head"))
+            links.append(Link(fact, row_to_entity(row["other"]), row["role"] == "head",
+                              _key(fact)))
     return EntityView(entity, {k: tuple(v) for k, v in attributes.items()}, tuple(links))
 
 

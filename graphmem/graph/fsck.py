@@ -9,47 +9,13 @@ with its fact and every projectable fact has its edges.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 
 from graphmem.graph import constraints, nodes
 from graphmem.graph.driver import GraphDriver
+from graphmem.model.fsck import Check
 
 LIMIT = 100
 SCHEMA = "the declared constraints and indexes exist"
-
-
-@dataclass(frozen=True)
-class Check:
-    name: str
-    problems: tuple[str, ...] = ()
-    fails: bool = True
-
-    @property
-    def ok(self) -> bool:
-        return not self.problems
-
-    def __str__(self) -> str:
-        if self.ok:
-            return f"ok    {self.name}"
-        mark = "FAIL" if self.fails else "warn"
-        return "\n".join([f"{mark}  {self.name}: {len(self.problems)} problem(s)",
-                          *(f"      {p}" for p in self.problems)])
-
-
-@dataclass(frozen=True)
-class Report:
-    space: str
-    checks: tuple[Check, ...]
-
-    @property
-    def ok(self) -> bool:
-        return all(c.ok or not c.fails for c in self.checks)
-
-    def check(self, name: str) -> Check:
-        return next(c for c in self.checks if c.name == name)
-
-    def __str__(self) -> str:
-        return "\n".join([f"space {self.space}:", *(str(c) for c in self.checks)])
 
 
 def schema(graph: GraphDriver, classes: Iterable[type[nodes.GraphNode]] | None = None

@@ -8,44 +8,19 @@ as they stood at `as_of` (their status then, and a refined value as it read then
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.facts import as_time, row_to_fact
-from graphmem.graph.paging import Key, Page, Window
 from graphmem.graph.reads import conflict_from_row, value_at
 from graphmem.graph.rows import read_one
-from graphmem.model import Conflict, ConflictKind, ConflictStatus, Fact, Kind, Status, When
+from graphmem.model import Conflict, Fact, Status, When
+from graphmem.model.listings import ConflictFilter, FactFilter
+from graphmem.model.paging import Key, Page, Window
 
 BELIEVED = (Status.ACTIVE, Status.SUPERSEDED, Status.HISTORICAL)
-
-
-@dataclass(frozen=True)
-class FactFilter:
-    """Which facts a listing admits. `statuses` None: the ACTIVE ones, or, under a
-    world-time filter, every fact memory held or archived (what it believed true then);
-    `pending`: only confirm-gate proposals; `text`: a case-insensitive part of the value or
-    the subject."""
-
-    subject: str | None = None
-    scope: str | None = None
-    statuses: tuple[Status, ...] | None = None
-    source: str | None = None
-    category: str | None = None
-    kind: Kind | None = None
-    text: str | None = None
-    pending: bool = False
-
-    def params(self, when: When) -> dict[str, Any]:
-        believed = self.statuses is None and when.world
-        statuses = None if believed else [s.value for s in self.statuses or (Status.ACTIVE,)]
-        return {"subject": self.subject, "scope": self.scope, "statuses": statuses,
-                "source": self.source, "category": self.category,
-                "kind": self.kind.value if self.kind else None,
-                "text": self.text.casefold() if self.text else None, "believed": believed,
-                "pending": self.pending, **when.params()}
 
 
 def fact_key(fact: Fact) -> Key:
@@ -102,22 +77,6 @@ def superseded_by(graph: GraphDriver, space: str, ids: Sequence[str],
     rows = read_one(graph, "facts/superseded_by", space=space, ids=list(dict.fromkeys(ids)),
                     as_of=as_of)
     return {r["old"]: as_it_stood(r["fact"], as_of) for r in rows}
-
-
-@dataclass(frozen=True)
-class ConflictFilter:
-    """Which conflicts a listing admits: one status (the one each had at `as_of`; None:
-    any), some kinds, a subject or a scope."""
-
-    status: ConflictStatus | None = ConflictStatus.OPEN
-    kinds: tuple[ConflictKind, ...] | None = None
-    subject: str | None = None
-    scope: str | None = None
-
-    def params(self, when: When) -> dict[str, Any]:
-        return {"status": self.status.value if self.status else None,
-                "kinds": None if self.kinds is None else [k.value for k in self.kinds],
-                "subject": self.subject, "scope": self.scope, **when.params()}
 
 
 def conflict_key(conflict: Conflict) -> Key:

@@ -21,6 +21,7 @@ from graphmem.graph import entities
 from graphmem.graph.driver import GraphDriver, run
 from graphmem.graph.identifiers import relation_type
 from graphmem.graph.outbox import Outbox
+from graphmem.model.entities import UNKNOWN
 from graphmem.slots import normalise_subject
 
 # A relation with no letter or digit of the safe alphabet (say, 日本語) still projects, under
@@ -84,7 +85,7 @@ def _known(tx: ManagedTransaction, space: str, facts: Sequence[dict[str, Any]]) 
     for f in facts:
         for end in ("head", "tail"):
             folded = entities.fold_type(f.get(f"{end}_type"))
-            if f.get(end) and folded not in (None, entities.UNKNOWN):
+            if f.get(end) and folded not in (None, UNKNOWN):
                 found.add(entities.entity_key(folded, entities.normalise_name(f[end])))
     return found
 

@@ -14,10 +14,10 @@ from graphmem.errors import InvalidInput
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.facts import as_time
 from graphmem.graph.listings import as_it_stood, count
-from graphmem.graph.paging import Key, Page, Window
-from graphmem.graph.reads import HistoryEntry
 from graphmem.graph.rows import read_one
 from graphmem.model import When
+from graphmem.model.history import HistoryEntry
+from graphmem.model.paging import Key, Page, Window
 from graphmem.slots import normalise_subject
 
 Keyed = tuple[Key, HistoryEntry]

@@ -18,12 +18,13 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graphmem.errors import InvalidInput
-from graphmem.graph.entities import Entity, row_to_entity
+from graphmem.graph.entities import row_to_entity
 from graphmem.graph.facts import row_to_fact
-from graphmem.graph.paths import Bounds, Edge, Path
 from graphmem.graph.reads import value_at
 from graphmem.graph.rows import plain
 from graphmem.model import Fact
+from graphmem.model.entities import Entity
+from graphmem.model.paths import Bounds, Edge, Path
 
 MAX_HOPS = 4
 

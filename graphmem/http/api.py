@@ -21,7 +21,6 @@ from starlette.requests import Request
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
-from graphmem.auth import KeyStore
 from graphmem.http import browser_guide, docs, state, ui
 from graphmem.http.authn import AuthMiddleware
 from graphmem.http.clients import ClientMiddleware
@@ -34,6 +33,7 @@ from graphmem.http.request_id import RequestIdMiddleware
 from graphmem.resolvers import RequestContext
 from graphmem.runtime import Runtime
 from graphmem.schema import build_schema
+from graphmem.service.access import authenticator
 from graphmem.service.feed import ChangeFeed
 from graphmem.service.metrics import Metrics
 from graphmem.service.rates import RateLimiter
@@ -102,7 +102,7 @@ def open_keys(app: Starlette, runtime: Runtime) -> None:
     """What needs the runtime: the key store, the change feed, and the model clients' call
     counters; and the loop's executor, where resolvers run the synchronous service layer
     (it is shut down with the loop)."""
-    app.state.keys = KeyStore.open(runtime.store, runtime.settings, cached=True)
+    app.state.keys = authenticator(runtime)
     if not runtime.settings.auth_required:
         log.warning(LOCAL_MODE_WARNING)
     app.state.feed = ChangeFeed(runtime, runtime.settings.change_poll_seconds)

@@ -16,16 +16,17 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 from strawberry.http.websocket_origin import normalize_allowed_origins
 
-from graphmem.auth import KeyStore, Principal, Unauthenticated, local_admin
+from graphmem.errors import Unauthenticated
 from graphmem.http import docs, local, state, ui
 from graphmem.http.limits import refuse_rate
 from graphmem.http.responses import send_error
+from graphmem.model.principals import Authenticator, Principal, local_admin
 
 OPEN = frozenset({"/healthz", "/readyz", "/metrics"})
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="graphmem"'}
 
 
-async def principal_for(keys: KeyStore, authorization: str) -> Principal:
+async def principal_for(keys: Authenticator, authorization: str) -> Principal:
     """The principal behind an `Authorization` value, or Unauthenticated. A key verified
     moments ago costs no lookup and no worker thread (graphmem.auth.cache)."""
     scheme, _, token = authorization.strip().partition(" ")

@@ -24,8 +24,7 @@ from strawberry.exceptions import ConnectionRejectionError
 from strawberry.http import GraphQLRequestData
 from strawberry.subscriptions import GRAPHQL_TRANSPORT_WS_PROTOCOL
 
-from graphmem.auth import Unauthenticated
-from graphmem.errors import InvalidInput
+from graphmem.errors import InvalidInput, Unauthenticated
 from graphmem.http import state
 from graphmem.http.authn import principal_for
 from graphmem.http.persisted import NotPersisted, PersistedQueries

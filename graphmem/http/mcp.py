@@ -33,12 +33,12 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.applications import Starlette
 from starlette.types import Message, Receive, Scope, Send
 
-from graphmem.auth import Principal, Unauthenticated
-from graphmem.auth.keys import INVALID
+from graphmem.errors import Unauthenticated
 from graphmem.http import state
 from graphmem.http.authn import CHALLENGE, principal_for
 from graphmem.http.responses import send_error
 from graphmem.mcp import Host, Who, build_server
+from graphmem.model.principals import INVALID, Principal
 from graphmem.settings import Settings
 
 WATCH_SECONDS = 1.0

@@ -23,10 +23,10 @@ from strawberry.subscriptions.protocols.graphql_transport_ws.types import (
     SubscribeMessage,
 )
 
-from graphmem.auth.keys import INVALID
 from graphmem.errors import RATE_LIMITED, UNAUTHENTICATED, Unauthenticated
 from graphmem.http.authn import principal_for
 from graphmem.http.limits import rate_message
+from graphmem.model.principals import INVALID
 from graphmem.resolvers.context import RequestContext
 
 WATCH_SECONDS = 1.0

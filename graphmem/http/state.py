@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.types import Scope
 
 if TYPE_CHECKING:
-    from graphmem.auth import KeyStore, Principal
+    from graphmem.model.principals import Authenticator, Principal
     from graphmem.runtime import Runtime
     from graphmem.service.feed import ChangeFeed
     from graphmem.service.metrics import Metrics
@@ -23,8 +23,8 @@ def runtime(scope: Scope) -> Runtime:
     return found
 
 
-def keys(scope: Scope) -> KeyStore:
-    found: KeyStore = _app_state(scope).keys
+def keys(scope: Scope) -> Authenticator:
+    found: Authenticator = _app_state(scope).keys
     return found
 
 

@@ -10,26 +10,16 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from graphmem.graph import outbox
+from graphmem.lifecycle.clients import Clients
 from graphmem.mirror.apply import fact_binding
 from graphmem.mirror.crypto import DecryptionFailed, FieldCipher
-from graphmem.runtime import Runtime
+from graphmem.model.health import Problems
 
 STALE = timedelta(seconds=60)
 MAX_LISTED = 20
 
 
-class Problems(list[str]):
-    """Problems as a list of strings; `ok` when there are none."""
-
-    @property
-    def ok(self) -> bool:
-        return not self
-
-    def __str__(self) -> str:
-        return "; ".join(self) if self else "mirror agrees with the graph"
-
-
-def check_mirror(runtime: Runtime, space: str | None = None) -> Problems:
+def check_mirror(runtime: Clients, space: str | None = None) -> Problems:
     problems = Problems()
     spaces = [space] if space is not None else _spaces(runtime)
     for key in spaces:
@@ -37,14 +27,14 @@ def check_mirror(runtime: Runtime, space: str | None = None) -> Problems:
     return problems
 
 
-def _spaces(runtime: Runtime) -> list[str]:
+def _spaces(runtime: Clients) -> list[str]:
     found = {r["space"] for r in runtime.graph.read(
         "spaces/under", prefix="", store=runtime.mirror.store_id)}
     found.update(str(r[0]) for r in runtime.store.query("SELECT DISTINCT space FROM mirror_facts"))
     return sorted(found)
 
 
-def _check_space(runtime: Runtime, space: str) -> list[str]:
+def _check_space(runtime: Clients, space: str) -> list[str]:
     pending, oldest = outbox.pending_count(runtime.graph, space)
     if pending:
         if oldest is not None and datetime.now(UTC) - oldest > STALE:
@@ -56,7 +46,7 @@ def _check_space(runtime: Runtime, space: str) -> list[str]:
     return problems
 
 
-def _lost_events(runtime: Runtime, space: str) -> list[str]:
+def _lost_events(runtime: Clients, space: str) -> list[str]:
     done = outbox.done_ids(runtime.graph, space)
     found = {str(r[0]) for r in runtime.store.query(
         "SELECT event_id FROM events WHERE space = ?", (space,))}
@@ -79,7 +69,7 @@ def _opened(cipher: FieldCipher, space: str, row: tuple[Any, ...], problems: lis
     return found
 
 
-def _facts(runtime: Runtime, space: str) -> list[str]:
+def _facts(runtime: Clients, space: str) -> list[str]:
     cipher = runtime.mirror.cipher
     graph = {r["id"]: r for r in runtime.graph.read("fsck/mirror_facts", space=space)}
     rows = runtime.store.query("SELECT id, status, scope, subject, value FROM mirror_facts"

@@ -13,7 +13,7 @@ from typing import Protocol
 
 import numpy as np
 
-from graphmem.graph.entities import Entity
+from graphmem.model.entities import Entity
 
 THRESHOLD = 0.95
 BLOCK = 1024

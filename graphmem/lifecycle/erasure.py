@@ -30,10 +30,10 @@ from graphmem.errors import GraphMemError, InvalidInput, NotFound
 from graphmem.graph import txlog
 from graphmem.graph.driver import run
 from graphmem.graph.outbox import Outbox, encode, scrub
+from graphmem.lifecycle.clients import Clients
 from graphmem.mirror import receipts
-from graphmem.mirror.audit import AuditCall
 from graphmem.mirror.db import RelationalStore
-from graphmem.runtime import Runtime
+from graphmem.model.audit import AuditCall
 
 log = logging.getLogger(__name__)
 
@@ -105,7 +105,7 @@ def erase_tx(tx: ManagedTransaction, outbox: Outbox, target: Target, now: dateti
     event_id = outbox.record(tx, "erase", payload, now)
     return Erased(tuple(ids), tuple(gone["conflicts"]), event_id)
 
-def _erase_pages(runtime: Runtime, space: str, now: datetime, page: int) -> list[str]:
+def _erase_pages(runtime: Clients, space: str, now: datetime, page: int) -> list[str]:
     """A whole space a page per transaction, leaving the last (partial) page, the outbox
     entry and the receipt to the final one. A crash part-way leaves the space partly erased
     in the graph only; erasing it again finishes the job, and the final entry (`all`)
@@ -127,7 +127,7 @@ def _erase_pages(runtime: Runtime, space: str, now: datetime, page: int) -> list
         pass
     return erased
 
-def erase(runtime: Runtime, space: str, target: Target, call: AuditCall | None = None,
+def erase(runtime: Clients, space: str, target: Target, call: AuditCall | None = None,
           page: int = ERASE_PAGE, rotate_logs: bool = True) -> dict[str, Any]:
     """Erase from both stores; returns the signed receipt (`call`: the audited operation
     whose row the erase event carries). The relational store is checked first: when it is
@@ -153,7 +153,7 @@ def erase(runtime: Runtime, space: str, target: Target, call: AuditCall | None =
     return receipts.issue(runtime.store, mirror.ensure_registered(), mirror.cipher, "erasure",
                           space, fields)
 
-def scrub_transaction_logs(runtime: Runtime) -> None:
+def scrub_transaction_logs(runtime: Clients) -> None:
     """Rotate Neo4j's transaction log so that the next checkpoint deletes the file holding
     the erased values (graphmem.graph.txlog); a failure is logged, the erasure stands."""
     try:
@@ -163,7 +163,7 @@ def scrub_transaction_logs(runtime: Runtime) -> None:
                     " Neo4j rotates and prunes it): %s", e)
 
 
-def _mirrored(runtime: Runtime, space: str, event_id: str | None) -> bool:
+def _mirrored(runtime: Clients, space: str, event_id: str | None) -> bool:
     if event_id is None:
         return True
     try:
@@ -175,7 +175,7 @@ def _mirrored(runtime: Runtime, space: str, event_id: str | None) -> bool:
     return bool(runtime.store.query("SELECT 1 FROM events WHERE event_id = ?", (event_id,)))
 
 # ---- subtrees ------------------------------------------------------------------------------
-def subtree_spaces(runtime: Runtime, tenant: str, user: str | None = None) -> list[str]:
+def subtree_spaces(runtime: Clients, tenant: str, user: str | None = None) -> list[str]:
     """Every space under tenant (or tenant/user) known to either store."""
     prefix = f"{tenant}/" + (f"{user}/" if user else "")
     found = {r["space"] for r in runtime.graph.read("spaces/under", prefix=prefix,
@@ -187,7 +187,7 @@ def subtree_spaces(runtime: Runtime, tenant: str, user: str | None = None) -> li
     found.update(str(r[0]) for r in rows)
     return sorted(found)
 
-def erase_subtree(runtime: Runtime, tenant: str, user: str | None = None,
+def erase_subtree(runtime: Clients, tenant: str, user: str | None = None,
                   call: AuditCall | None = None) -> dict[str, Any]:
     """Erase every space of a tenant, or of one user in it; one signed receipt for all. The
     subtree's other receipts and decisions go too (they name subjects and actions)."""

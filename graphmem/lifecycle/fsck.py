@@ -12,10 +12,11 @@ import logging
 
 from graphmem.errors import GraphMemError
 from graphmem.graph import entities
-from graphmem.graph.fsck import Check, Report, invariants, schema
+from graphmem.graph.fsck import invariants, schema
 from graphmem.lifecycle.check_mirror import check_mirror
+from graphmem.lifecycle.clients import Clients
 from graphmem.lifecycle.duplicates import Embedder, near_duplicates
-from graphmem.runtime import Runtime
+from graphmem.model.fsck import Check, Report
 
 log = logging.getLogger(__name__)
 
@@ -23,7 +24,7 @@ MIRROR = "mirror agrees with the graph"
 DUPLICATES = "near-duplicate entities (name cosine >= 0.95)"
 
 
-def duplicates(runtime: Runtime, space: str, embedder: Embedder | None, strict: bool) -> Check:
+def duplicates(runtime: Clients, space: str, embedder: Embedder | None, strict: bool) -> Check:
     if embedder is None:
         return Check(DUPLICATES, ("no embedder configured: check not run",), fails=strict)
     try:
@@ -33,11 +34,11 @@ def duplicates(runtime: Runtime, space: str, embedder: Embedder | None, strict: 
     return Check(DUPLICATES, tuple(str(p) for p in pairs), fails=strict)
 
 
-def mirror(runtime: Runtime, space: str) -> Check:
+def mirror(runtime: Clients, space: str) -> Check:
     return Check(MIRROR, tuple(check_mirror(runtime, space)))
 
 
-def fsck(runtime: Runtime, space: str, strict: bool = False) -> Report:
+def fsck(runtime: Clients, space: str, strict: bool = False) -> Report:
     """Run every check on one space."""
     checks = [schema(runtime.graph), *invariants(runtime.graph, space),
               duplicates(runtime, space, runtime.embedder, strict), mirror(runtime, space)]

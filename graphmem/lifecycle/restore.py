@@ -31,11 +31,12 @@ from graphmem.errors import GraphMemError
 from graphmem.graph import migrations as graph_migrations
 from graphmem.graph import outbox, projection
 from graphmem.graph.driver import run
+from graphmem.lifecycle.clients import Clients
 from graphmem.lifecycle.transfer.restore import apply_import
 from graphmem.mirror.crypto import DecryptionFailed, FieldCipher, Misbound
 from graphmem.mirror.event_log import event_binding
+from graphmem.model.transfer import RestoreResult
 from graphmem.remember.write import Batch
-from graphmem.runtime import Runtime
 
 log = logging.getLogger(__name__)
 
@@ -60,17 +61,6 @@ class Event:
     payload: dict[str, Any]
     now: datetime
     graph_seq: int | None
-
-
-@dataclass(frozen=True)
-class RestoreResult:
-    events: int
-    spaces: tuple[str, ...]
-    facts: int
-
-    def __str__(self) -> str:
-        return (f"restored {self.facts} facts in {len(self.spaces)} space(s) from"
-                f" {self.events} mirror events")
 
 
 def _batch(payload: dict[str, Any]) -> Batch:
@@ -111,7 +101,7 @@ def _replay_page(tx: ManagedTransaction, events: list[Event], store: str) -> Non
         replay(tx, event, store)
 
 
-def events(runtime: Runtime, spaces: Iterable[str] | None = None,
+def events(runtime: Clients, spaces: Iterable[str] | None = None,
            page: int = PAGE) -> Iterator[list[Event]]:
     """The event log, oldest first (of some spaces: each space's in turn), a page at a
     time, decrypted."""
@@ -119,7 +109,7 @@ def events(runtime: Runtime, spaces: Iterable[str] | None = None,
         yield from _pages(runtime, space, page)
 
 
-def _pages(runtime: Runtime, space: str | None, page: int) -> Iterator[list[Event]]:
+def _pages(runtime: Clients, space: str | None, page: int) -> Iterator[list[Event]]:
     cipher = runtime.mirror.cipher
     after = 0
     while True:
@@ -148,11 +138,11 @@ def _event(cipher: FieldCipher, row: tuple[Any, ...]) -> Event:
                  datetime.fromisoformat(row[5]), row[6])
 
 
-def event_count(runtime: Runtime) -> int:
+def event_count(runtime: Clients) -> int:
     return int(runtime.store.query("SELECT count(*) FROM events")[0][0])
 
 
-def _require_empty(runtime: Runtime, spaces: Iterable[str] | None) -> None:
+def _require_empty(runtime: Clients, spaces: Iterable[str] | None) -> None:
     for space in (list(spaces) if spaces is not None else [None]):
         nodes = int(runtime.graph.read("restore/graph_count", space=space)[0]["nodes"])
         if nodes:
@@ -162,7 +152,7 @@ def _require_empty(runtime: Runtime, spaces: Iterable[str] | None) -> None:
                 " empty database (point GRAPHMEM_NEO4J_URI at a fresh one, or erase it first)")
 
 
-def restore(runtime: Runtime, spaces: Iterable[str] | None = None, embed: bool = True,
+def restore(runtime: Clients, spaces: Iterable[str] | None = None, embed: bool = True,
             progress: Progress | None = None) -> RestoreResult:
     """Rebuild the graph (or the given spaces) from the mirror into an empty database."""
     spaces = None if spaces is None else sorted(set(spaces))
@@ -186,7 +176,7 @@ def restore(runtime: Runtime, spaces: Iterable[str] | None = None, embed: bool =
     return RestoreResult(done, tuple(sorted(seen)), facts)
 
 
-def _embed(runtime: Runtime, space: str, ids: list[str]) -> None:
+def _embed(runtime: Clients, space: str, ids: list[str]) -> None:
     from graphmem.recall.vectors import VectorIndex
 
     vectors = VectorIndex(runtime.graph, lambda: runtime.embedder, space_locks=runtime.space_locks)

@@ -18,14 +18,13 @@ import pydantic_core
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, TextContent
 
-from graphmem.auth import Unauthenticated
-from graphmem.errors import AccessDenied, GraphMemError
+from graphmem.errors import AccessDenied, GraphMemError, Unauthenticated
 from graphmem.mcp import errors
 from graphmem.mcp.host import Host, Who
 from graphmem.mcp.registry import TOOLS
 from graphmem.model import Result
 from graphmem.service import guard
-from graphmem.service.guard import Admitted
+from graphmem.service.guard import Admitted, Rule
 from graphmem.service.memory import GraphMem
 
 T = TypeVar("T")
@@ -65,15 +64,19 @@ def rendered(result: Any) -> str:
 
 
 async def admit(host: Host, operation: str, raw_space: str | None, who: Who) -> Admitted:
+    """The service guard for a tool."""
+    return await admit_rule(host, TOOLS[operation], raw_space, who)
+
+
+async def admit_rule(host: Host, rule: Rule, raw_space: str | None, who: Who) -> Admitted:
     """The service guard; a refusal is counted and recorded, then raised."""
-    rule = TOOLS[operation]
     try:
         if who.principal is None and who.refusal:
             raise Unauthenticated(who.refusal)
         return guard.admit(who.principal, rule, raw_space)
     except (AccessDenied, Unauthenticated) as e:
         await anyio.to_thread.run_sync(guard.deny, host.runtime, host.metrics, who.principal,
-                                       operation, raw_space, e, who.request_id, "mcp")
+                                       rule.name, raw_space, e, who.request_id, "mcp")
         raise
 
 

@@ -13,7 +13,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from graphmem.auth import Principal
+from graphmem.model.principals import Principal
 from graphmem.runtime import Runtime
 from graphmem.service.metrics import Metrics
 

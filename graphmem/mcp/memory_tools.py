@@ -26,7 +26,8 @@ from graphmem.mcp.args import (
 from graphmem.mcp.calls import call, space_of
 from graphmem.mcp.registry import tool
 from graphmem.model import Fact
-from graphmem.recall.start_entities import StartSpec
+from graphmem.model.paths import StartSpec
+from graphmem.model.requests import Write
 from graphmem.service.memory import GraphMem
 
 D = "default"
@@ -41,7 +42,7 @@ async def remember(ctx: Context[Any, Any], text: Text, source: Source = "",
     unsafe change is flagged). One line per fact, e.g. `Stored: [SUPERSEDE] state = Zustand`.
     Needs a model configured on the server; otherwise use remember_facts."""
     return await call(ctx, "remember", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.remember(text, source=source))
+                      lambda mem: mem.remember(Write(None, text, source)))
 
 
 @tool("write", title="Remember extracted facts")
@@ -53,10 +54,9 @@ async def remember_facts(ctx: Context[Any, Any], facts: Facts, text: Text = "",
     """Reconcile facts you extracted yourself (no model call): each has a subject and a
     value, optionally a scope, kind (state/event), time_ref, proposed action and confidence,
     or a (head, relation, tail) triple. Same result lines as remember."""
-    proposals = [f.proposal() for f in facts]
+    write = Write(tuple(f.proposal() for f in facts), text, source, source_ref)
     return await call(ctx, "remember_facts", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.remember_facts(proposals, text=text, source=source,
-                                                     source_ref=source_ref))
+                      lambda mem: mem.remember_facts(write))
 
 
 @tool("write", title="Forget")
@@ -66,14 +66,13 @@ async def forget(ctx: Context[Any, Any], text: Text = "", facts: Facts | None = 
     """Retract what a message says is no longer true ("we dropped Sentry"; one model call),
     or the facts given (subject and value, no model call). The value is retired and a
     tombstone kept; `Nothing matching to retract …` when nothing current matches."""
-    proposals = [f.proposal() for f in facts] if facts else None
+    given = tuple(f.proposal() for f in facts) if facts else None
+    write = Write(given, text, source, retract=True)
 
     def work(mem: GraphMem) -> Any:
-        if proposals:
-            return mem.forget_facts(proposals, text=text, source=source)
-        if not text.strip():
+        if given is None and not text.strip():
             raise InvalidInput("forget needs the text of what to forget, or facts")
-        return mem.forget(text, source=source)
+        return mem.forget(write)
 
     return await call(ctx, "forget", space_of(user_id, agent_id, run_id), work)
 
@@ -149,7 +148,7 @@ async def list_memories(ctx: Context[Any, Any], user_id: UserId = D, agent_id: A
     """Everything current in the space: active facts, flagged ones marked ⚠, and the 20
     most recently retired."""
     return await call(ctx, "list_memories", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.list_memories())
+                      lambda mem: mem.records.list_memories())
 
 
 @tool("read", title="Check before acting", read_only=True)
@@ -161,4 +160,4 @@ async def check_before_act(ctx: Context[Any, Any], subjects: Subjects,
     `Refused: …` with every reason (no current value, flagged, pending approval, too old)."""
     age = None if max_age_seconds is None else timedelta(seconds=max_age_seconds)
     return await call(ctx, "check_before_act", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.check_before_act(subjects, max_age=age))
+                      lambda mem: mem.records.check_before_act(subjects, max_age=age))

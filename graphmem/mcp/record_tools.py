@@ -12,7 +12,7 @@ from pydantic import Field
 from graphmem.mcp.args import AgentId, Identifier, RunId, Subject, Subjects, UserId
 from graphmem.mcp.calls import call, space_of
 from graphmem.mcp.registry import tool
-from graphmem.mirror.receipts import Verdict
+from graphmem.model.receipts import Verdict
 
 D = "default"
 
@@ -34,7 +34,7 @@ async def record_decision(ctx: Context[Any, Any],
     """Snapshot the exact current facts of the subjects an action relied on; returns the
     signed decision receipt."""
     return await call(ctx, "record_decision", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.record_decision(action, subjects), receipt_text)
+                      lambda mem: mem.records.record_decision(action, subjects), receipt_text)
 
 
 @tool("read", title="Attest", read_only=True)
@@ -45,13 +45,13 @@ async def attest(ctx: Context[Any, Any],
     """A signed statement of what memory holds now (the space's current facts, or some
     subjects') and where the audit chain stands."""
     return await call(ctx, "attest", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.attest(subjects), receipt_text)
+                      lambda mem: mem.records.attest(subjects), receipt_text)
 
 
 @tool("read", reach="tenant", title="Export the public key", read_only=True)
 async def export_public_key(ctx: Context[Any, Any]) -> CallToolResult:
     """The current signing public key (PEM): all a third party needs to verify receipts."""
-    return await call(ctx, "export_public_key", None, lambda mem: mem.export_public_key())
+    return await call(ctx, "export_public_key", None, lambda mem: mem.records.export_public_key())
 
 
 @tool("verify", reach="tenant", title="Verify a receipt", read_only=True)
@@ -62,14 +62,14 @@ async def verify_receipt(ctx: Context[Any, Any],
     """Check a receipt's signature: against `public_key` alone when given (what a third
     party holds), else against this deployment's keys, retired ones included."""
     return await call(ctx, "verify_receipt", None,
-                      lambda mem: mem.verify_receipt(receipt, public_key), verdict_text)
+                      lambda mem: mem.records.verify_receipt(receipt, public_key), verdict_text)
 
 
 @tool("verify", reach="tenant", title="Verify the audit chain", read_only=True)
 async def verify_audit(ctx: Context[Any, Any], deep: bool = False) -> CallToolResult:
     """Check the audit chain: hashes, links and the signed head (`deep`: every row's
     signature too)."""
-    return await call(ctx, "verify_audit", None, lambda mem: mem.verify_audit(deep))
+    return await call(ctx, "verify_audit", None, lambda mem: mem.records.verify_audit(deep))
 
 
 @tool("delete", title="Delete", destructive=True, idempotent=True)
@@ -79,7 +79,8 @@ async def delete(ctx: Context[Any, Any], fact_id: Identifier | None = None,
     """Erase one fact (with the tombstones naming it) or every fact of a subject for good:
     graph, mirror, embeddings and caches. Returns a signed erasure receipt."""
     return await call(ctx, "delete", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.delete(fact_id=fact_id, subject=subject), receipt_text)
+                      lambda mem: mem.erasure.delete(fact_id=fact_id, subject=subject),
+                      receipt_text)
 
 
 @tool("delete", title="Delete everything", destructive=True, idempotent=True)
@@ -87,7 +88,7 @@ async def delete_all(ctx: Context[Any, Any], user_id: UserId = D, agent_id: Agen
                      run_id: RunId = D) -> CallToolResult:
     """Erase every fact, conflict and entity of the space for good; a signed receipt."""
     return await call(ctx, "delete_all", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.delete_all(), receipt_text)
+                      lambda mem: mem.erasure.delete_all(), receipt_text)
 
 
 @tool("delete", title="Purge expired history", destructive=True, idempotent=True)
@@ -98,4 +99,4 @@ async def purge_expired(ctx: Context[Any, Any],
     """Erase retired history (superseded, retracted, historical) older than the retention
     period: the one given, else the space's, else GRAPHMEM_RETENTION_DAYS."""
     return await call(ctx, "purge_expired", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.purge_expired(retention_days), receipt_text)
+                      lambda mem: mem.erasure.purge_expired(retention_days), receipt_text)

@@ -13,7 +13,8 @@ from typing import Any, Literal, TypeVar
 
 from mcp_types import ToolAnnotations
 
-from graphmem.auth import CAPABILITIES, Principal
+from graphmem.model.principals import Principal
+from graphmem.model.roles import CAPABILITIES
 
 Reach = Literal["space", "user", "tenant"]
 F = TypeVar("F", bound=Callable[..., Any])

@@ -25,13 +25,12 @@ from mcp_types import (
     UnsubscribeRequestParams,
 )
 
-from graphmem.auth import Unauthenticated
-from graphmem.errors import AccessDenied, GraphMemError
+from graphmem.errors import AccessDenied, GraphMemError, Unauthenticated
 from graphmem.mcp import errors
 from graphmem.mcp.args import PART
+from graphmem.mcp.calls import admit_rule
 from graphmem.mcp.host import Host, Who
 from graphmem.mcp.review_tools import conflicts_text
-from graphmem.service import guard
 from graphmem.service.guard import Admitted
 from graphmem.service.reads import Listing
 
@@ -62,15 +61,7 @@ def parse(uri: str) -> tuple[str, str]:
 
 
 async def admit(host: Host, who: Who, kind: str, raw_space: str) -> Admitted:
-    rule = RULES[kind]
-    try:
-        if who.principal is None and who.refusal:
-            raise Unauthenticated(who.refusal)
-        return guard.admit(who.principal, rule, raw_space)
-    except (AccessDenied, Unauthenticated) as e:
-        await anyio.to_thread.run_sync(guard.deny, host.runtime, host.metrics, who.principal,
-                                       rule.name, raw_space, e, who.request_id, "mcp")
-        raise
+    return await admit_rule(host, RULES[kind], raw_space, who)
 
 
 async def read(ctx: Context[Any, Any], kind: str, raw_space: str) -> str:
@@ -96,9 +87,9 @@ async def read(ctx: Context[Any, Any], kind: str, raw_space: str) -> str:
 def _render(admitted: Admitted, host: Host, kind: str) -> str:
     mem = admitted.memory(host.runtime)
     if kind == "facts":
-        listing = mem.list_memories()
+        listing = mem.records.list_memories()
         return str(Listing(listing.active, listing.flagged, ()))
-    return conflicts_text(mem.conflicts("open"), "open")
+    return conflicts_text(mem.review.conflicts("open"), "open")
 
 
 def register(server: MCPServer[Any]) -> None:

@@ -11,8 +11,7 @@ from pydantic import Field
 from graphmem.mcp.args import AgentId, Identifier, Note, RunId, UserId
 from graphmem.mcp.calls import call, space_of
 from graphmem.mcp.registry import tool
-from graphmem.model import Conflict, Fact
-from graphmem.remember.policy import describe
+from graphmem.model import Conflict, Fact, Policy
 
 D = "default"
 
@@ -41,7 +40,7 @@ async def pending_changes(ctx: Context[Any, Any], user_id: UserId = D, agent_id:
     """Proposals to confirm-gated slots waiting for someone with the approve capability
     (confirm_change or reject_change by fact id)."""
     return await call(ctx, "pending_changes", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.pending(), pending_text)
+                      lambda mem: mem.review.pending(), pending_text)
 
 
 @tool("approve", title="Confirm a change")
@@ -49,7 +48,7 @@ async def confirm_change(ctx: Context[Any, Any], fact_id: Identifier, user_id: U
                          agent_id: AgentId = D, run_id: RunId = D) -> CallToolResult:
     """Apply a pending proposal; answers what it applied (`Stored: [SUPERSEDE] …`)."""
     return await call(ctx, "confirm_change", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.confirm(fact_id))
+                      lambda mem: mem.review.confirm(fact_id))
 
 
 @tool("approve", title="Reject a change")
@@ -58,7 +57,7 @@ async def reject_change(ctx: Context[Any, Any], fact_id: Identifier, user_id: Us
     """Retire a pending proposal as history (`Rejected: [SUPERSEDE] …`); the current value
     stands."""
     return await call(ctx, "reject_change", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.reject(fact_id))
+                      lambda mem: mem.review.reject(fact_id))
 
 
 @tool("read", title="List conflicts", read_only=True)
@@ -69,7 +68,7 @@ async def list_conflicts(ctx: Context[Any, Any],
     """The space's conflicts (open ones by default): id, kind, severity and the facts held
     against each other."""
     return await call(ctx, "list_conflicts", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.conflicts(None if status == "all" else status),
+                      lambda mem: mem.review.conflicts(None if status == "all" else status),
                       lambda found: conflicts_text(found, status))
 
 
@@ -81,7 +80,7 @@ async def resolve_conflict(ctx: Context[Any, Any], conflict_id: Identifier,
                            run_id: RunId = D) -> CallToolResult:
     """One claim wins; every other held claim of the conflict is superseded by it."""
     return await call(ctx, "resolve_conflict", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.resolve_conflict(conflict_id, winner, note))
+                      lambda mem: mem.review.resolve_conflict(conflict_id, winner, note))
 
 
 @tool("approve", title="Dismiss a conflict")
@@ -90,7 +89,7 @@ async def dismiss_conflict(ctx: Context[Any, Any], conflict_id: Identifier, note
                            run_id: RunId = D) -> CallToolResult:
     """Both claims hold (different contexts): the held facts become active beside the rest."""
     return await call(ctx, "dismiss_conflict", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.dismiss_conflict(conflict_id, note))
+                      lambda mem: mem.review.dismiss_conflict(conflict_id, note))
 
 
 @tool("read", title="Reconcile policy", read_only=True)
@@ -98,11 +97,11 @@ async def get_reconcile_policy(ctx: Context[Any, Any], user_id: UserId = D,
                                agent_id: AgentId = D, run_id: RunId = D) -> CallToolResult:
     """How cross-source conflicts resolve in this space (RECENCY, AUTHORITY or REVIEW)."""
     return await call(ctx, "get_reconcile_policy", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.get_reconcile_policy(), describe_current)
+                      lambda mem: mem.review.get_reconcile_policy(), describe_current)
 
 
-def describe_current(policy: Any) -> str:
-    return describe(policy).replace(" set to ", " is ")
+def describe_current(policy: Policy) -> str:
+    return policy.describe().replace(" set to ", " is ")
 
 
 @tool("admin", title="Set the reconcile policy", idempotent=True)
@@ -117,4 +116,4 @@ async def set_reconcile_policy(ctx: Context[Any, Any],
     """RECENCY: a newer source supersedes; AUTHORITY: only a higher-ranked source
     supersedes, others are flagged; REVIEW: every cross-source change is flagged."""
     return await call(ctx, "set_reconcile_policy", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.set_reconcile_policy(mode, authority, curated or ()))
+                      lambda mem: mem.review.set_reconcile_policy(mode, authority, curated or ()))

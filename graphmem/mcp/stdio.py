@@ -12,10 +12,12 @@ from __future__ import annotations
 import anyio
 import anyio.to_thread
 
-from graphmem.auth import KeyStore, Principal, Unauthenticated, local_admin
+from graphmem.errors import Unauthenticated
 from graphmem.mcp.host import Host, Who, new_request_id
 from graphmem.mcp.server import build_server
+from graphmem.model.principals import Authenticator, Principal, local_admin
 from graphmem.runtime import Runtime
+from graphmem.service.access import authenticator
 from graphmem.service.metrics import Metrics
 from graphmem.settings import Settings
 
@@ -32,7 +34,7 @@ class KeyCaller:
     """The principal of one API key, verified on every call (cached for at most
     GRAPHMEM_API_KEY_CACHE_SECONDS; a revocation on this host empties the cache)."""
 
-    def __init__(self, keys: KeyStore, token: str) -> None:
+    def __init__(self, keys: Authenticator, token: str) -> None:
         self.keys = keys
         self.token = token
 
@@ -55,7 +57,7 @@ def serve_stdio(settings: Settings, token: str | None) -> None:
         runtime.graph.verify()
         runtime.migrate()
         if token:
-            keys = KeyStore.open(runtime.store, settings, cached=True)
+            keys = authenticator(runtime)
             keys.authenticate(token)
             caller: LocalCaller | KeyCaller = KeyCaller(keys, token)
         else:

@@ -25,9 +25,9 @@ from graphmem.errors import SchemaOutdated
 from graphmem.mirror import seal
 from graphmem.mirror.db import Cursor, RelationalStore
 from graphmem.mirror.keys import Signer
+from graphmem.model.audit import VERSION, AuditRow
 
 GENESIS = "0" * 64
-VERSION = 2
 _INSERT = ("INSERT INTO audit_log (seq, at, tenant, space, caller, operation, outcome, detail,"
            " prev_hash, hash, signature, key_id, v)"
            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
@@ -62,53 +62,13 @@ class AuditEntry:
                           tenant, at)
 
 
-@dataclass
-class AuditCall:
-    """One audited operation in progress: the entries its writes commit carry its row
-    (`stub`), and `events` lists them, which is where the row sits in the audit order."""
-
-    caller: str
-    operation: str
-    tenant: str
-    events: list[tuple[str, str]] = field(default_factory=list)
-
-    def stub(self) -> str:
-        return json.dumps({"caller": self.caller, "operation": self.operation,
-                           "tenant": self.tenant, "at": datetime.now(UTC).isoformat()},
-                          sort_keys=True)
-
-    def committed(self, space: str, event_ids: Iterable[str]) -> None:
-        self.events.extend((space, e) for e in event_ids if (space, e) not in self.events)
-
-
-@dataclass(frozen=True)
-class AuditRow:
-    seq: int
-    at: str
-    tenant: str
-    space: str
-    caller: str
-    operation: str
-    outcome: str
-    detail: str
-    prev_hash: str
-    hash: str
-    signature: str
-    key_id: str
-    v: int = VERSION
-
-    def canonical(self) -> bytes:
-        if self.v == 1:
-            return canonical_v1(self.at, self.space, self.caller, self.operation,
-                                self.outcome, self.detail)
-        return canonical(self.seq, self.at, self.tenant, self.space, self.caller,
-                         self.operation, self.outcome, self.detail)
-
-    def as_dict(self) -> dict[str, Any]:
-        return {"seq": self.seq, "at": self.at, "tenant": self.tenant, "space": self.space,
-                "caller": self.caller, "operation": self.operation, "outcome": self.outcome,
-                "detail": json.loads(self.detail), "hash": self.hash,
-                "signature": self.signature, "key_id": self.key_id}
+def row_canonical(row: AuditRow) -> bytes:
+    """A stored row as it was hashed, in its own version's form."""
+    if row.v == 1:
+        return canonical_v1(row.at, row.space, row.caller, row.operation, row.outcome,
+                            row.detail)
+    return canonical(row.seq, row.at, row.tenant, row.space, row.caller, row.operation,
+                     row.outcome, row.detail)
 
 
 def canonical(seq: int, at: str, tenant: str, space: str, caller: str, operation: str,
@@ -291,24 +251,3 @@ def listing(store: RelationalStore, tenant: str | None, limit: int = 50,
     return [AuditRow(int(r[0]), *r[1:]) for r in rows]
 
 
-@dataclass
-class ChainReport:
-    """The outcome of `graphmem.mirror.verify.verify`: for the deployment, or for one tenant
-    (`tenant`: its rows counted, other tenants' problems only counted)."""
-
-    ok: bool
-    rows: int
-    head_seq: int
-    deep: bool
-    problems: list[str]
-    tenant: str | None = None
-
-    def __str__(self) -> str:
-        what = "rows, hashes, links, signatures and head" if self.deep else (
-            "rows, hashes, links and the signed head")
-        if self.tenant is not None:
-            what += f" (the signatures of tenant {self.tenant}'s rows)" if self.deep else ""
-        if self.ok:
-            return f"audit chain OK: {self.rows} {what} verified"
-        shown = "\n".join(f"  - {p}" for p in self.problems)
-        return f"audit chain BROKEN ({len(self.problems)} problem(s) in {self.rows} rows):\n{shown}"

@@ -25,7 +25,6 @@ import base64
 import hashlib
 import json
 import logging
-import os
 import secrets
 import stat
 from dataclasses import dataclass, field
@@ -43,6 +42,7 @@ from cryptography.hazmat.primitives.kdf.scrypt import Scrypt
 
 from graphmem.errors import ConfigError, InvalidInput
 from graphmem.mirror.db import RelationalStore
+from graphmem.secret_files import write_secret
 from graphmem.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -64,17 +64,7 @@ def secret_file(path: Path) -> bytes:
     """32 random bytes kept as hex in `path` (0600), created atomically on first use: a racing
     process either links its file first or reads the winner's."""
     if not path.exists():
-        path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-        with os.fdopen(fd, "w") as out:
-            out.write(secrets.token_hex(32) + "\n")
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            pass
-        finally:
-            tmp.unlink()
+        write_secret(path, secrets.token_hex(32))
     try:
         mode = stat.S_IMODE(path.stat().st_mode)
         text = path.read_text().strip()
@@ -285,13 +275,8 @@ def rotate(store: RelationalStore, old: Signer, new: Signer) -> None:
 def new_seed_file(settings: Settings) -> Signer:
     """Replace the generated signing key file with a fresh one (the old seed is discarded:
     only its public key is needed from now on, and the ring keeps it)."""
-    path = settings.home / "keys" / SIGN_FILE
-    tmp = path.with_name(f".{path.name}.{secrets.token_hex(8)}")
     seed = secrets.token_bytes(32)
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
-    with os.fdopen(fd, "w") as out:
-        out.write(seed.hex() + "\n")
-    os.replace(tmp, path)
+    write_secret(settings.home / "keys" / SIGN_FILE, seed.hex(), replace=True)
     return Signer(Ed25519PrivateKey.from_private_bytes(seed))
 
 

@@ -5,10 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from graphmem.mirror.audit import AuditRow, listing
+from graphmem.mirror.audit import listing
 from graphmem.mirror.crypto import FieldCipher
 from graphmem.mirror.db import RelationalStore
 from graphmem.mirror.event_log import event_binding
+from graphmem.model.audit import AuditRow
 
 _COUNT = ("SELECT COUNT(*) FROM audit_log WHERE tenant = ?"
           " AND (CAST(? AS TEXT) IS NULL OR operation = ?)")

@@ -48,6 +48,7 @@ from graphmem.mirror.keyring import Keyring
 from graphmem.mirror.marks import Marks
 from graphmem.mirror.verify import Anchor, Anchors, verify
 from graphmem.mirror.worker import Worker
+from graphmem.model.audit import ChainReport
 from graphmem.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -192,7 +193,7 @@ class Mirror:
     # ---- the audit chain ---------------------------------------------------------------------
     def verify(self, deep: bool = False, tenant: str | None = None,
                receipt: dict[str, Any] | None = None,
-               checkpoint_file: Path | None = None) -> chain.ChainReport:
+               checkpoint_file: Path | None = None) -> ChainReport:
         """Flush the queue, then check the whole chain against its anchors: the checkpoint
         file (`checkpoint_file`: a copy kept elsewhere) and the head `receipt` saw. For one
         `tenant`, deep checks its rows' signatures and other problems are counted only. A

@@ -23,7 +23,6 @@ import hashlib
 import json
 import secrets
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -42,6 +41,7 @@ from graphmem.mirror.keys import (
 )
 from graphmem.mirror.verify import Anchor
 from graphmem.model import Fact
+from graphmem.model.receipts import Verdict
 
 
 def canonical(body: Mapping[str, Any]) -> bytes:
@@ -130,15 +130,6 @@ def anchor(receipt: Mapping[str, Any], keys: Mapping[str, Ed25519PublicKey]) -> 
                 " anchored the chain)")
     return Anchor(head, f"receipt {body.get('id')} ({body.get('kind')}, issued"
                         f" {body.get('issued_at')})", str(body.get("tenant", "")))
-
-
-@dataclass(frozen=True)
-class Verdict:
-    ok: bool
-    reason: str
-
-    def __bool__(self) -> bool:
-        return self.ok
 
 
 def check(receipt: Mapping[str, Any], keys: Mapping[str, Ed25519PublicKey]) -> Verdict:

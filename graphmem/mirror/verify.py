@@ -26,18 +26,11 @@ from typing import Any
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from graphmem.mirror import event_log, seal
-from graphmem.mirror.audit import (
-    GENESIS,
-    VERSION,
-    AuditRow,
-    ChainReport,
-    chain_hash,
-    head_message,
-    rows,
-)
+from graphmem.mirror.audit import GENESIS, chain_hash, head_message, row_canonical, rows
 from graphmem.mirror.checkpoints import Checkpoint
 from graphmem.mirror.db import RelationalStore
 from graphmem.mirror.keys import verify_signature
+from graphmem.model.audit import VERSION, AuditRow, ChainReport
 
 MAX_PROBLEMS = 100
 
@@ -110,7 +103,7 @@ class _Checker:
         if gap:
             self.problems.add(f"rows {self.last_seq + 1}..{row.seq - 1} are missing (deleted)")
         self._version(row)
-        if chain_hash(row.prev_hash, row.canonical()) != row.hash:
+        if chain_hash(row.prev_hash, row_canonical(row)) != row.hash:
             self.problems.add(f"row {row.seq}: its content does not match its hash (modified,"
                               " or moved to another tenant)", row.tenant)
         elif row.prev_hash != self.last_hash and not gap:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -19,24 +18,7 @@ from graphmem.graph.driver import GraphDriver
 from graphmem.graph.facts import as_time, row_to_fact
 from graphmem.graph.reads import value_at
 from graphmem.model import ConflictKind, Fact, Status
-
-
-@dataclass(frozen=True)
-class ActCheck:
-    """The verdict; `str()` says OK with the facts relied on, or every reason to wait."""
-
-    allowed: bool
-    reasons: tuple[str, ...]
-    facts: tuple[Fact, ...]
-
-    def __bool__(self) -> bool:
-        return self.allowed
-
-    def __str__(self) -> str:
-        if self.allowed:
-            used = ", ".join(f"#{f.id} {f.subject} = {f.value}" for f in self.facts)
-            return f"OK to act on: {used}"
-        return "Refused: " + "; ".join(self.reasons)
+from graphmem.model.recall import ActCheck
 
 
 def _age(seconds: float) -> str:

@@ -25,10 +25,11 @@ import numpy as np
 from neo4j import ManagedTransaction
 
 from graphmem.embeddings.types import Vector as EmbeddingVector
-from graphmem.graph.entities import Entity, row_to_entity
-from graphmem.graph.paths import Edge, Path
+from graphmem.graph.entities import row_to_entity
 from graphmem.graph.projection import edge_type
 from graphmem.graph.rows import plain
+from graphmem.model.entities import Entity
+from graphmem.model.paths import Edge, Path
 from graphmem.recall import path_rank, question
 from graphmem.recall.path_rank import Hop, Lexicon, PathRanking, Vector
 

@@ -18,13 +18,8 @@ from graphmem.errors import InvalidInput
 from graphmem.graph.facts import as_time, row_to_fact
 from graphmem.graph.reads import value_at
 from graphmem.model import HOT_STATUSES
-from graphmem.recall.answer import (
-    ConflictFact,
-    OpenConflict,
-    Recall,
-    RecalledFact,
-    write_answer,
-)
+from graphmem.model.recall import ConflictFact, OpenConflict, Recall, RecalledFact
+from graphmem.recall.answer import write_answer
 from graphmem.recall.retrieve import FUSED, Pool, Ranker, Strategy, pool_for
 
 if TYPE_CHECKING:  # openai is imported only when a model is used

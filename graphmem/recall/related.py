@@ -19,15 +19,14 @@ from neo4j import ManagedTransaction
 from graphmem.embeddings.errors import EmbedderUnavailable
 from graphmem.errors import InvalidInput
 from graphmem.graph.driver import GraphDriver
-from graphmem.graph.entities import Entity
-from graphmem.graph.paths import Bounds, Edge, Path, Related, provenance
 from graphmem.graph.traverse import MAX_HOPS, edge_facts, traverse
 from graphmem.model import Fact
+from graphmem.model.entities import Entity
+from graphmem.model.paths import Bounds, Edge, Path, Related, StartSpec, provenance
 from graphmem.recall import path_search
 from graphmem.recall.path_rank import DEFAULT, PathRanking
 from graphmem.recall.path_search import Vectors
 from graphmem.recall.start_entities import (
-    StartSpec,
     check_typed,
     find_start,
     lucene_query,

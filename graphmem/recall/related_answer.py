@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from graphmem.graph.paths import Related, provenance
+from graphmem.model.paths import Related, provenance
 
 SYSTEM = (
     "You answer a question about how entities are related, using only the graph paths and"

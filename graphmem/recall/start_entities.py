@@ -16,10 +16,11 @@ from neo4j import ManagedTransaction
 
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.graph import entities
-from graphmem.graph.entities import Entity, row_to_entity
+from graphmem.graph.entities import row_to_entity
 from graphmem.graph.rows import plain
+from graphmem.model.entities import UNKNOWN, Entity
+from graphmem.model.paths import StartSpec
 
-StartSpec = tuple[str, str] | str
 _WORD = re.compile(r"\w+")
 
 
@@ -61,7 +62,7 @@ def _typed(tx: ManagedTransaction, space: str, type_: str, name: str) -> Entity:
 
 def _named(tx: ManagedTransaction, space: str, name: str) -> list[Entity]:
     norm = entities.normalise_name(name)
-    keys = [*entities.candidate_keys(norm), entities.entity_key(entities.UNKNOWN, norm)]
+    keys = [*entities.candidate_keys(norm), entities.entity_key(UNKNOWN, norm)]
     rows = plain(tx, "entities/by_key", space=space, keys=keys)
     if not rows:
         raise NotFound(f"no entity named {name!r} in this space")

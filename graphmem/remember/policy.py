@@ -43,11 +43,3 @@ def policy_from_json(text: str | None) -> Policy:
 def policy_to_json(policy: Policy) -> str:
     return json.dumps({"mode": policy.mode.value, "authority": policy.authority,
                        "curated": sorted(policy.curated)}, sort_keys=True)
-
-
-def describe(policy: Policy) -> str:
-    """The confirmation line of set_reconcile_policy (`Reconciliation policy … set to …`)."""
-    text = f"Reconciliation policy for this space set to {policy.mode.value}."
-    if policy.authority:
-        text += f" authority ranks: {dict(policy.authority)!r}"
-    return text

@@ -305,14 +305,23 @@ def _restatement(f: _Frame) -> Decision | None:
     return None
 
 
-def _future(f: _Frame) -> Decision:
-    """Rule 3: a future-tense change is not true yet; the current value stands."""
+def _opening(f: _Frame) -> Decision | _Effect:
+    """A restatement, or a retraction with nothing to retract, settles the proposal at once;
+    anything else has an effect on the slot."""
     dup = _restatement(f)
     if dup is not None:
         return dup
     eff = _effect(f)
     if eff.action == Action.SKIP:
         return f.skip(NOTHING_TO_RETRACT)
+    return eff
+
+
+def _future(f: _Frame) -> Decision:
+    """Rule 3: a future-tense change is not true yet; the current value stands."""
+    eff = _opening(f)
+    if isinstance(eff, Decision):
+        return eff
     gate = _Gate(ConflictKind.FUTURE, "future tense: not true yet", eff.incumbents)
     return _flagged(f, eff, gate)
 
@@ -472,12 +481,9 @@ def _backdated(f: _Frame, eff: _Effect) -> Decision | None:
 
 def _decide(f: _Frame, policy: Policy, ctx: Context) -> Decision:
     """Rules 5-11 for a current-tense (or retracting) proposal."""
-    dup = _restatement(f)
-    if dup is not None:
-        return dup
-    eff = _effect(f)
-    if eff.action == Action.SKIP:
-        return f.skip(NOTHING_TO_RETRACT)
+    eff = _opening(f)
+    if isinstance(eff, Decision):
+        return eff
     older = _backdated(f, eff)
     if older is not None:
         return older

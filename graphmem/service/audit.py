@@ -14,8 +14,9 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from graphmem.errors import AccessDenied
-from graphmem.mirror.audit import AuditCall, AuditEntry, reason
+from graphmem.mirror.audit import AuditEntry, reason
 from graphmem.model import Space
+from graphmem.model.audit import AuditCall
 from graphmem.runtime import Runtime
 
 T = TypeVar("T")

@@ -9,13 +9,13 @@ from typing import Concatenate, ParamSpec, TypeVar
 
 from neo4j import ManagedTransaction
 
-from graphmem.auth import CAPABILITIES
 from graphmem.errors import AccessDenied, InvalidInput
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.outbox import Outbox
-from graphmem.graph.paging import Window
-from graphmem.mirror.audit import AuditCall
 from graphmem.model import Policy, Space
+from graphmem.model.audit import AuditCall
+from graphmem.model.paging import Window
+from graphmem.model.roles import CAPABILITIES
 from graphmem.recall.retrieve import Ranker
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings

@@ -10,12 +10,14 @@ from datetime import datetime
 from graphmem.embeddings import EmbedderUnavailable, Vector
 from graphmem.errors import ConfigError
 from graphmem.graph import entities, entity_listings, entity_reads, projection, timelines
-from graphmem.graph.entities import Entity, SweepResult, Vocabulary
-from graphmem.graph.entity_listings import EntityFilter
-from graphmem.graph.paging import Page, Window
-from graphmem.graph.reads import History, HistoryEntry, aware
-from graphmem.mirror.audit import AuditCall
+from graphmem.graph.reads import aware
 from graphmem.model import NOW, When
+from graphmem.model.audit import AuditCall
+from graphmem.model.entities import Entity, EntityView, SweepResult, Vocabulary
+from graphmem.model.history import History, HistoryEntry
+from graphmem.model.listings import EntityFilter
+from graphmem.model.paging import Page, Window
+from graphmem.model.paths import Bounds, Related, StartSpec
 from graphmem.recall import related, related_answer
 from graphmem.service.context import SpaceContext, now
 
@@ -34,7 +36,7 @@ class EntityGraph:
         return entities.listing(self.ctx.graph, self.ctx.key, type, aware(as_of, "as_of"))
 
     def entity(self, type: str, name: str, as_of: datetime | None = None,
-               valid_at: datetime | None = None) -> entity_reads.EntityView:
+               valid_at: datetime | None = None) -> EntityView:
         self.ctx.require("read")
         found = entities.get(self.ctx.graph, self.ctx.key, type, name)
         return entity_reads.view(self.ctx.graph, self.ctx.key, found, aware(as_of, "as_of"),
@@ -46,14 +48,14 @@ class EntityGraph:
         return entity_reads.history(self.ctx.graph, self.ctx.key, found, key)
 
     def recall_related(self, question: str | None = None,
-                       start: Sequence[related.StartSpec] | None = None,
+                       start: Sequence[StartSpec] | None = None,
                        hops: int | None = None, as_of: datetime | None = None,
                        valid_at: datetime | None = None, limit: int = 50,
-                       answer: bool = True) -> related.Related:
+                       answer: bool = True) -> Related:
         self.ctx.require("read")
         found = related.recall_related(
             self.ctx.graph, self.ctx.key, question, start, hops, aware(as_of, "as_of"),
-            aware(valid_at, "valid_at"), related.Bounds(paths=limit), self._vectors)
+            aware(valid_at, "valid_at"), Bounds(paths=limit), self._vectors)
         llm = self.ctx.runtime.llm
         if answer and question and llm is not None and found.paths:
             return replace(found, answer=related_answer.answer(llm, question, found))

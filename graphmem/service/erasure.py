@@ -7,7 +7,7 @@ from typing import Any
 
 from graphmem.errors import InvalidInput
 from graphmem.lifecycle import erasure
-from graphmem.mirror.audit import AuditCall
+from graphmem.model.audit import AuditCall
 from graphmem.service.context import SpaceContext
 
 

@@ -16,10 +16,10 @@ import logging
 from dataclasses import dataclass
 from typing import Protocol
 
-from graphmem.auth import Principal, Unauthenticated
-from graphmem.errors import AccessDenied
+from graphmem.errors import AccessDenied, Unauthenticated
 from graphmem.mirror.audit import AuditEntry, named, reason
 from graphmem.model import Space
+from graphmem.model.principals import Principal
 from graphmem.runtime import Runtime
 from graphmem.service.context import Caller
 from graphmem.service.memory import GraphMem

@@ -1,43 +1,42 @@
 """`GraphMem`: the Python API, one memory space per instance.
 
 The GraphQL resolvers, the MCP tools and the CLI call these same operations. The class
-holds no business rule: each operation is one audited call of a collaborator (writes,
-reads, review, the entity graph, records, erasure), and the collaborators call the stages
-(remember, recall, lifecycle) that decide and the stores that apply.
+holds no business rule: the core verbs (remember, remember_facts, forget, recall,
+recall_related, active, history) are each one audited call of a collaborator, and the rest
+sit in audited namespaces (`mem.review`, `mem.entities`, `mem.records`,
+`mem.erasure`, `mem.transfer`, see graphmem.service.namespaces). The collaborators call the
+stages (remember, recall, lifecycle) that decide and the stores that apply.
 """
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from datetime import datetime, timedelta
-from pathlib import Path
+from datetime import datetime
 from types import TracebackType
-from typing import IO, Any, TypeVar
+from typing import Any, TypeVar
 
 from graphmem.errors import InvalidInput
-from graphmem.graph import entity_reads, projection, reads
-from graphmem.graph.driver import GraphDriver
-from graphmem.graph.entities import Entity, SweepResult, Vocabulary
-from graphmem.graph.entity_listings import EntityFilter
-from graphmem.graph.fsck import Report
-from graphmem.graph.listings import ConflictFilter, FactFilter
-from graphmem.graph.paging import Page, Window
-from graphmem.graph.stats import SpaceInfo, SpaceStats
-from graphmem.lifecycle import fsck
-from graphmem.lifecycle.transfer.export import ExportResult
-from graphmem.lifecycle.transfer.report import ImportReport
-from graphmem.mirror import audit, receipts
-from graphmem.mirror.audit import AuditCall
-from graphmem.model import NOW, Conflict, Fact, Policy, Result, Space, When
-from graphmem.recall import related
-from graphmem.recall.answer import Recall
-from graphmem.recall.check import ActCheck
+from graphmem.model import Fact, Policy, Result, Space
+from graphmem.model.audit import AuditCall
+from graphmem.model.history import History
+from graphmem.model.paths import Related, StartSpec
+from graphmem.model.recall import Recall
+from graphmem.model.requests import Write
 from graphmem.remember.policy import make_policy
 from graphmem.runtime import Runtime
 from graphmem.service.audit import Auditor
 from graphmem.service.context import Caller, SpaceContext
 from graphmem.service.entities import EntityGraph
 from graphmem.service.erasure import Erasure
+from graphmem.service.namespaces import (
+    Collaborators,
+    Entities,
+    ErasureDesk,
+    RecordsDesk,
+    ReviewDesk,
+    TransferDesk,
+)
 from graphmem.service.reads import Listing, Reads
 from graphmem.service.records import Records
 from graphmem.service.review import Review
@@ -49,6 +48,71 @@ from graphmem.slots import SlotSchema, load_slot_schema
 T = TypeVar("T")
 
 __all__ = ["Caller", "GraphMem", "Listing"]
+
+# The flat names of the release before the namespaces: each still works, with a
+# DeprecationWarning that names its new place (`mem.<namespace>.<name>`).
+MOVED: dict[str, tuple[str, str]] = {
+    "forget_facts": ("", "forget"),
+    "prefilter": ("records", "prefilter"),
+    "wait_for_embeddings": ("records", "wait_for_embeddings"),
+    "check_before_act": ("records", "check_before_act"),
+    "fact": ("records", "fact"),
+    "facts_by_id": ("records", "facts_by_id"),
+    "superseded_by": ("records", "superseded_by"),
+    "list_memories": ("records", "list_memories"),
+    "list_facts": ("records", "page"),
+    "history_page": ("records", "history_page"),
+    "stats": ("records", "stats"),
+    "spaces": ("records", "spaces"),
+    "space_info": ("records", "space_info"),
+    "spaces_stats": ("records", "spaces_stats"),
+    "flagged": ("review", "flagged"),
+    "pending": ("review", "pending"),
+    "pending_changes": ("review", "pending_changes"),
+    "conflicts": ("review", "conflicts"),
+    "list_conflicts": ("review", "list_conflicts"),
+    "conflict": ("review", "conflict"),
+    "confirm": ("review", "confirm"),
+    "reject": ("review", "reject"),
+    "resolve_conflict": ("review", "resolve_conflict"),
+    "dismiss_conflict": ("review", "dismiss_conflict"),
+    "set_reconcile_policy": ("review", "set_reconcile_policy"),
+    "get_reconcile_policy": ("review", "get_reconcile_policy"),
+    "create_entity": ("entities", "create"),
+    "entities": ("entities", "all"),
+    "entity": ("entities", "get"),
+    "neighbourhood": ("entities", "neighbourhood"),
+    "entity_history": ("entities", "history"),
+    "entity_history_page": ("entities", "history_page"),
+    "list_entities": ("entities", "page"),
+    "entity_by_key": ("entities", "by_key"),
+    "entity_aliases": ("entities", "aliases"),
+    "graph_vocabulary": ("entities", "vocabulary"),
+    "rebuild_projection": ("entities", "rebuild_projection"),
+    "sweep_placeholders": ("entities", "sweep_placeholders"),
+    "verify_audit": ("records", "verify_audit"),
+    "audit_log": ("records", "audit_log"),
+    "audit_page": ("records", "audit_page"),
+    "audit_entry": ("records", "audit_entry"),
+    "record_decision": ("records", "record_decision"),
+    "attest": ("records", "attest"),
+    "receipt": ("records", "receipt"),
+    "export_public_key": ("records", "export_public_key"),
+    "verify_receipt": ("records", "verify_receipt"),
+    "fsck": ("records", "fsck"),
+    "drain": ("records", "drain"),
+    "delete": ("erasure", "delete"),
+    "delete_all": ("erasure", "delete_all"),
+    "purge_expired": ("erasure", "purge_expired"),
+    "set_retention": ("erasure", "set_retention"),
+    "erase_subtree": ("erasure", "erase_subtree"),
+    "export": ("transfer", "export"),
+    "import_memory": ("transfer", "import_memory"),
+}
+# The state the release before the namespaces exposed.
+FORMER_STATE = {"key": "the space's key: use mem.space.key",
+                "graph": "the graph driver: use mem.runtime.graph",
+                "settings": "the settings: use mem.runtime.settings"}
 
 
 class GraphMem:
@@ -64,34 +128,41 @@ class GraphMem:
             self.space = Space.parse(space)
         except ValueError as e:
             raise InvalidInput(str(e)) from None
-        self.settings = settings or (runtime.settings if runtime else load_settings())
-        self.schema = load_slot_schema(slot_schema if slot_schema is not None
-                                       else self.settings.slot_schema)
-        self.policy: Policy | None = None
+        self._settings = settings or (runtime.settings if runtime else load_settings())
+        schema = load_slot_schema(slot_schema if slot_schema is not None
+                                  else self._settings.slot_schema)
+        chosen: Policy | None = None
         if policy is not None:
-            self.policy = make_policy(policy.get("mode", "RECENCY"), policy.get("authority"),
-                                      policy.get("curated", ()))
-        self.trusted = frozenset(trusted_sources if trusted_sources is not None
-                                 else self.settings.trusted_sources)
-        self.caller = caller or Caller()
+            chosen = make_policy(policy.get("mode", "RECENCY"), policy.get("authority"),
+                                 policy.get("curated", ()))
+        trusted = frozenset(trusted_sources if trusted_sources is not None
+                            else self._settings.trusted_sources)
+        caller = caller or Caller()
         self._owns_runtime = runtime is None
-        self.runtime = runtime or Runtime.open(self.settings)
-        ctx = SpaceContext(self.space, self.runtime, self.settings, self.schema, self.policy,
-                           self.trusted, self.caller)
-        self._auditor = Auditor(self.runtime, self.space, self.caller.name)
+        self._runtime = runtime or Runtime.open(self._settings)
+        ctx = SpaceContext(self.space, self._runtime, self._settings, schema, chosen, trusted,
+                           caller)
+        self._ctx = ctx
+        self._auditor = Auditor(self._runtime, self.space, caller.name)
         self._writes = Writes(ctx)
         self._reads = Reads(ctx)
-        self._review = Review(ctx)
         self._graph = EntityGraph(ctx)
-        self._records = Records(ctx)
-        self._erasure = Erasure(ctx)
-        self._transfer = Transfer(ctx)
-        self._ctx = ctx
+        parts = Collaborators(ctx, self._auditor, self._writes, self._reads, Review(ctx),
+                              self._graph, Records(ctx), Erasure(ctx), Transfer(ctx))
+        self.review = ReviewDesk(parts)
+        self.entities = Entities(parts)
+        self.records = RecordsDesk(parts)
+        self.erasure = ErasureDesk(parts)
+        self.transfer = TransferDesk(parts)
 
-    # ---- lifecycle -----------------------------------------------------------------------
+    @property
+    def runtime(self) -> Runtime:
+        """The clients this memory runs on; pass it to another `GraphMem` to share them."""
+        return self._runtime
+
     def close(self) -> None:
         if self._owns_runtime:
-            self.runtime.close()
+            self._runtime.close()
 
     def __enter__(self) -> GraphMem:
         return self
@@ -100,63 +171,71 @@ class GraphMem:
                  tb: TracebackType | None) -> None:
         self.close()
 
-    @property
-    def key(self) -> str:
-        return self.space.key
-
-    @property
-    def graph(self) -> GraphDriver:
-        return self.runtime.graph
+    def __getattr__(self, name: str) -> Any:
+        """The former flat names and state, each with a DeprecationWarning."""
+        if name in MOVED:
+            namespace, new = MOVED[name]
+            if not namespace:
+                warnings.warn(f"GraphMem.{name} is deprecated: use mem.{new}(facts=…)",
+                              DeprecationWarning, stacklevel=2)
+                return lambda facts, *args, **kwargs: self.forget(
+                    *args, facts=facts, **kwargs)
+            warnings.warn(f"GraphMem.{name} is deprecated: use mem.{namespace}.{new}",
+                          DeprecationWarning, stacklevel=2)
+            return getattr(getattr(self, namespace), new)
+        if name in FORMER_STATE:
+            warnings.warn(f"GraphMem.{name} is deprecated: {FORMER_STATE[name]}",
+                          DeprecationWarning, stacklevel=2)
+            if name == "key":
+                return self.space.key
+            return self._runtime.graph if name == "graph" else self._settings
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
 
     def _run(self, operation: str, work: Callable[[AuditCall], T]) -> T:
         """One public operation with its audit row (see graphmem.service.audit)."""
         return self._auditor.run(operation, work)
 
     # ---- writes ----------------------------------------------------------------------------
-    def remember_facts(self, facts: Sequence[Mapping[str, Any]], text: str = "",
+    def remember_facts(self, facts: Sequence[Mapping[str, Any]] | Write, text: str = "",
                        source: str = "", metadata: Mapping[str, Any] | None = None,
                        source_ref: str = "") -> list[Result]:
-        """Reconcile pre-extracted facts; one transaction under the space's lock."""
-        return self._run("remember_facts", lambda call: self._writes.remember_facts(
-            call, facts, text, source, metadata, source_ref))
+        """Reconcile pre-extracted facts; one transaction under the space's lock. A transport
+        passes the `Write` it built instead of the arguments."""
+        return self._submit("remember_facts", lambda: facts if isinstance(facts, Write) else
+                            Write(_listed(facts), text, source, source_ref, metadata))
 
-    def forget_facts(self, facts: Sequence[Mapping[str, Any]], text: str = "",
-                     source: str = "", metadata: Mapping[str, Any] | None = None) -> list[Result]:
-        """Retract: every fact's action is forced to RETRACT; no match says so plainly."""
-        return self._run("forget_facts", lambda call: self._writes.forget_facts(
-            call, facts, text, source, metadata))
-
-    def remember(self, text: str, source: str = "",
+    def remember(self, text: str | Write, source: str = "",
                  metadata: Mapping[str, Any] | None = None,
                  source_ref: str = "") -> list[Result]:
         """Prefilter, one extraction call, then reconcile the facts (as remember_facts);
         `source_ref` says where the text came from (a permalink, a message id)."""
-        return self._run("remember", lambda call: self._writes.remember(
-            call, text, source, metadata, source_ref))
+        return self._submit("remember", lambda: text if isinstance(text, Write) else
+                            Write(None, text, source, source_ref, metadata))
 
-    def forget(self, text: str, source: str = "") -> list[Result]:
-        """One extraction with every action forced to RETRACT; no prefilter."""
-        return self._run("forget", lambda call: self._writes.forget(call, text, source))
+    def forget(self, text: str | Write = "", source: str = "", *,
+               facts: Sequence[Mapping[str, Any]] | None = None,
+               metadata: Mapping[str, Any] | None = None) -> list[Result]:
+        """Retract what the text says (one extraction with every action forced to RETRACT;
+        no prefilter), or, given `facts`, those facts (each action forced to RETRACT, no
+        model call, `text` kept as their raw text). No match says so plainly."""
+        if isinstance(text, Write):
+            return self._submit("forget_facts" if text.facts is not None else "forget",
+                                lambda: text)
+        if facts is not None:
+            return self._submit("forget_facts", lambda: Write(
+                _listed(facts), text, source, "", metadata, retract=True))
+        return self._submit("forget", lambda: Write(None, text, source, retract=True))
 
-    def prefilter(self, text: str) -> list[Result] | None:
-        """The dedup prefilter: the exact message already produced facts, all still ACTIVE."""
-        return self._run("prefilter", lambda call: self._writes.prefilter(text))
+    def _submit(self, operation: str, build: Callable[[], Write]) -> list[Result]:
+        """One write, audited as `operation`; a `Write` that asks for another operation is
+        refused (its arguments would be read as something they are not)."""
+        def work(call: AuditCall) -> list[Result]:
+            write = build()
+            if write.operation != operation:
+                raise InvalidInput(f"{operation} was given a request for {write.operation}")
+            return self._writes.submit(call, write)
 
-    def wait_for_embeddings(self, timeout: float | None = None) -> bool:
-        """Block until this process's queued fact embeddings are stored (tools, tests, batch
-        jobs that rank right after loading); False when `timeout` seconds pass first."""
-        return self._run("wait_for_embeddings", lambda call: (
-            not self.runtime.has_embed_worker or self.runtime.embed_worker.flush(timeout)))
-
-    def set_reconcile_policy(self, mode: str, authority: Mapping[str, int] | None = None,
-                             curated: Iterable[str] = ()) -> str:
-        """How cross-source conflicts resolve in this space (needs admin)."""
-        return self._run("set_reconcile_policy", lambda call: self._writes.set_reconcile_policy(
-            call, mode, authority, curated))
-
-    def get_reconcile_policy(self) -> Policy:
-        return self._run("get_reconcile_policy",
-                         lambda call: self._writes.get_reconcile_policy())
+        return self._run(operation, work)
 
     # ---- reads -----------------------------------------------------------------------------
     def recall(self, question: str, explain: bool = False, include_history: bool = False,
@@ -168,160 +247,19 @@ class GraphMem:
         return self._run("recall", lambda call: self._reads.recall(
             question, explain, include_history, as_of, critical_categories, valid_at))
 
-    def check_before_act(self, subjects: Iterable[str],
-                         max_age: timedelta | float | None = None,
-                         as_of: datetime | None = None,
-                         valid_at: datetime | None = None) -> ActCheck:
-        """Refuses, with reasons, when a fact the action depends on is not safe to use (as
-        it would have at `as_of`; only facts true at `valid_at` when given)."""
-        return self._run("check_before_act", lambda call: self._reads.check_before_act(
-            subjects, max_age, When(as_of=as_of, valid_at=valid_at)))
-
     def active(self, subject: str | None = None, as_of: datetime | None = None,
                valid_at: datetime | None = None) -> list[Fact]:
         return self._run("active", lambda call: self._reads.active(subject, as_of, valid_at))
 
-    def flagged(self) -> list[Fact]:
-        return self._run("flagged", lambda call: self._reads.flagged())
-
-    def pending(self) -> list[Fact]:
-        """Confirm-gate proposals waiting for someone with the approve capability."""
-        return self._run("pending", lambda call: self._reads.pending())
-
-    def fact(self, fact_id: str, as_of: datetime | None = None) -> Fact:
-        """One fact by id (as memory held it at `as_of`, when given)."""
-        return self._run("fact", lambda call: self._reads.fact(fact_id, as_of))
-
     def history(self, subject: str, scope: str | None = None,
-                as_of: datetime | None = None) -> reads.History:
+                as_of: datetime | None = None) -> History:
         return self._run("history", lambda call: self._reads.history(subject, scope, as_of))
 
-    def list_memories(self) -> Listing:
-        return self._run("list_memories", lambda call: self._reads.list_memories())
-
-    def conflicts(self, status: str | None = "open") -> list[Conflict]:
-        return self._run("conflicts", lambda call: self._reads.conflicts(status))
-
-    # ---- paged reads: keyset pages in Cypher, counts by aggregation -------------------------
-    def list_facts(self, where: FactFilter | None = None, when: When = NOW, *,
-                   first: int | None = None, after: str | None = None, last: int | None = None,
-                   before: str | None = None, count: bool = True) -> Page[Fact]:
-        """Facts of any status, filtered, at any point of either clock, a page at a time
-        (`first`/`after` forwards, `last`/`before` backwards, cursors from a page)."""
-        return self._run("list_facts", lambda call: self._reads.facts_page(
-            where or FactFilter(), when, self._window("fact", first, after, last, before,
-                                                      count)))
-
-    def pending_changes(self, when: When = NOW, *, first: int | None = None,
-                        after: str | None = None, last: int | None = None,
-                        before: str | None = None, count: bool = True) -> Page[Fact]:
-        """Confirm-gate proposals waiting for someone with the approve capability."""
-        return self._run("pending_changes", lambda call: self._reads.pending_page(
-            when, self._window("fact", first, after, last, before, count)))
-
-    def history_page(self, subject: str, scope: str | None = None, when: When = NOW, *,
-                     first: int | None = None, after: str | None = None,
-                     last: int | None = None, before: str | None = None,
-                     count: bool = True) -> Page[reads.HistoryEntry]:
-        """A page of a subject's timeline, oldest → newest (`last` reads it backwards)."""
-        return self._run("history_page", lambda call: self._reads.history_page(
-            subject, scope, when, self._window("entry", first, after, last, before, count)))
-
-    def list_conflicts(self, where: ConflictFilter | None = None, when: When = NOW, *,
-                       first: int | None = None, after: str | None = None,
-                       last: int | None = None, before: str | None = None,
-                       count: bool = True) -> Page[Conflict]:
-        return self._run("list_conflicts", lambda call: self._reads.conflicts_page(
-            where or ConflictFilter(), when, self._window("conflict", first, after, last,
-                                                          before, count)))
-
-    def conflict(self, conflict_id: str) -> Conflict:
-        return self._run("conflict", lambda call: self._reads.conflict(conflict_id))
-
-    def facts_by_id(self, ids: Iterable[str], as_of: datetime | None = None
-                    ) -> dict[str, Fact]:
-        """Facts by id in one read (as they stood at `as_of`); unknown ids are absent."""
-        return self._run("facts_by_id", lambda call: self._reads.facts_by_id(ids, as_of))
-
-    def superseded_by(self, ids: Iterable[str], as_of: datetime | None = None
-                      ) -> dict[str, Fact]:
-        """For each fact id, the fact that superseded (or the tombstone that retracted) it."""
-        return self._run("superseded_by", lambda call: self._reads.superseded_by(ids, as_of))
-
-    def stats(self, when: When = NOW) -> SpaceStats:
-        """Counts of the space's facts by status, open conflicts, pending proposals and
-        entities, by aggregation."""
-        return self._run("stats", lambda call: self._reads.stats(when))
-
-    def spaces(self, *, first: int | None = None, after: str | None = None,
-               last: int | None = None, before: str | None = None,
-               count: bool = True) -> Page[SpaceInfo]:
-        """The spaces of this space's tenant that something wrote to."""
-        return self._run("spaces", lambda call: self._reads.spaces_page(
-            self._window("space", first, after, last, before, count)))
-
-    def space_info(self) -> SpaceInfo:
-        """This space, when something wrote to it (NotFound otherwise)."""
-        return self._run("space_info", lambda call: self._reads.space_info())
-
-    def spaces_stats(self, keys: Iterable[str], when: When = NOW) -> dict[str, SpaceStats]:
-        return self._run("spaces_stats", lambda call: self._reads.spaces_stats(keys, when))
-
-    def _window(self, kind: str, first: int | None, after: str | None, last: int | None,
-                before: str | None, count: bool) -> Window:
-        return self._ctx.window(kind, first, after, last, before, count)
-
-    # ---- approvals and conflicts -------------------------------------------------------------
-    def confirm(self, fact_id: str) -> Result:
-        """Apply a pending proposal (needs approve); the result says what it applied
-        (`Stored: [SUPERSEDE] code_status = DNR`)."""
-        return self._run("confirm", lambda call: self._review.confirm(call, fact_id))
-
-    def reject(self, fact_id: str) -> Result:
-        """Retire a pending proposal as history (`Rejected: [SUPERSEDE] …`)."""
-        return self._run("reject", lambda call: self._review.reject(call, fact_id))
-
-    def resolve_conflict(self, conflict_id: str, winner: str, note: str = "",
-                         by: str = "") -> Result:
-        """One claim wins; every other held claim of the conflict is superseded by it."""
-        return self._run("resolve_conflict", lambda call: self._review.resolve_conflict(
-            call, conflict_id, winner, note, by))
-
-    def dismiss_conflict(self, conflict_id: str, note: str = "", by: str = "") -> Result:
-        """Both claims valid (different contexts): held facts become active beside the rest."""
-        return self._run("dismiss_conflict", lambda call: self._review.dismiss_conflict(
-            call, conflict_id, note, by))
-
-    # ---- entity graph ------------------------------------------------------------------------
-    def create_entity(self, type: str, name: str) -> Entity:
-        """Seed a canonical entity before ingestion so later mentions land on it."""
-        return self._run("create_entity",
-                         lambda call: self._graph.create_entity(call, type, name))
-
-    def entities(self, type: str | None = None,
-                 as_of: datetime | None = None) -> list[Entity]:
-        return self._run("entities", lambda call: self._graph.entities(type, as_of))
-
-    def entity(self, type: str, name: str, as_of: datetime | None = None,
-               valid_at: datetime | None = None) -> entity_reads.EntityView:
-        """The entity's active attributes and edges (or those held/valid at an instant)."""
-        return self._run("entity", lambda call: self._graph.entity(type, name, as_of, valid_at))
-
-    def neighbourhood(self, type: str, name: str, hops: int = 1, as_of: datetime | None = None,
-                      valid_at: datetime | None = None, limit: int = 50) -> related.Related:
-        return self._run("neighbourhood", lambda call: self._graph.recall_related(
-            None, [(type, name)], hops, as_of, valid_at, limit, answer=False))
-
-    def entity_history(self, type: str, name: str, key: str) -> reads.History:
-        """The supersession chain of one attribute of an entity, oldest → newest."""
-        return self._run("entity_history",
-                         lambda call: self._graph.entity_history(type, name, key))
-
     def recall_related(self, question: str | None = None,
-                       entities: Sequence[related.StartSpec] | None = None,
+                       entities: Sequence[StartSpec] | None = None,
                        hops: int | None = None, as_of: datetime | None = None,
                        valid_at: datetime | None = None, limit: int = 50,
-                       answer: bool = True) -> related.Related:
+                       answer: bool = True) -> Related:
         """Paths from the question's (or the given) entities, with the facts behind each edge.
         With a question they are searched and ranked by it, best first, up to `hops` edges
         (4 when not given), and `answers` names the entities the best paths end at; without
@@ -330,150 +268,8 @@ class GraphMem:
         return self._run("recall_related", lambda call: self._graph.recall_related(
             question, entities, hops, as_of, valid_at, limit, answer))
 
-    def graph_vocabulary(self, limit: int = 200, when: When = NOW) -> Vocabulary:
-        """Known entity names and relation labels, for the extraction prompt."""
-        return self._run("graph_vocabulary", lambda call: self._graph.vocabulary(limit, when))
 
-    def list_entities(self, where: EntityFilter | None = None, when: When = NOW, *,
-                      first: int | None = None, after: str | None = None,
-                      last: int | None = None, before: str | None = None,
-                      count: bool = True) -> Page[Entity]:
-        """Entities by type or by a part of a name they go by, a page at a time."""
-        return self._run("list_entities", lambda call: self._graph.entities_page(
-            where or EntityFilter(), when, self._window("entity", first, after, last, before,
-                                                        count)))
-
-    def entity_history_page(self, type: str, name: str, attribute: str,
-                            scope: str | None = None, when: When = NOW, *,
-                            first: int | None = None, after: str | None = None,
-                            last: int | None = None, before: str | None = None,
-                            count: bool = True) -> Page[reads.HistoryEntry]:
-        return self._run("entity_history_page", lambda call: self._graph.entity_history_page(
-            type, name, attribute, scope, when,
-            self._window("entry", first, after, last, before, count)))
-
-    def entity_by_key(self, key: str) -> Entity:
-        return self._run("entity_by_key", lambda call: self._graph.entity_by_key(key))
-
-    def entity_aliases(self, keys: Iterable[str]) -> dict[str, tuple[str, ...]]:
-        """For each entity key, the spellings facts used for it other than its name."""
-        return self._run("entity_aliases", lambda call: self._graph.aliases(keys))
-
-    def rebuild_projection(self) -> projection.RebuildResult:
-        return self._run("rebuild_projection",
-                         lambda call: self._graph.rebuild_projection(call))
-
-    def sweep_placeholders(self) -> SweepResult:
-        return self._run("sweep_placeholders",
-                         lambda call: self._graph.sweep_placeholders(call))
-
-    def fsck(self, strict: bool = False) -> Report:
-        def check(call: AuditCall) -> Report:
-            self._ctx.require("verify")
-            return fsck.fsck(self.runtime, self.key, strict)
-
-        return self._run("fsck", check)
-
-    # ---- audit, decisions and receipts -------------------------------------------------------
-    def drain(self) -> int:
-        """Apply this space's pending outbox entries to the mirror now (a background thread
-        normally does it within milliseconds of each write); returns how many were applied."""
-        return self.runtime.mirror.drain([self.key])
-
-    def verify_audit(self, deep: bool = False, receipt: Mapping[str, Any] | None = None,
-                     tenant: str | None = None) -> audit.ChainReport:
-        """Check the whole audit chain: hashes, links, the signed head, the checkpoint file
-        and the event log (`deep`: every row's signature too; `receipt`: the chain must still
-        hold the head it saw; `tenant`: report for that tenant only)."""
-        return self._run("verify_audit", lambda call: self._records.verify_audit(
-            deep, receipt, tenant))
-
-    def audit_log(self, limit: int = 50, before: int | None = None,
-                  operation: str | None = None) -> list[audit.AuditRow]:
-        """This tenant's audit rows, newest first."""
-        return self._run("audit_log",
-                         lambda call: self._records.audit_log(limit, before, operation))
-
-    def audit_page(self, *, first: int | None = None, after: str | None = None,
-                   operation: str | None = None, count: bool = True
-                   ) -> Page[audit.AuditRow]:
-        """This tenant's audit rows newest first, a page at a time."""
-        return self._run("audit_page", lambda call: self._records.audit_page(
-            self._window("audit", first, after, None, None, count), operation))
-
-    def audit_entry(self, seq: int) -> audit.AuditRow:
-        return self._run("audit_entry", lambda call: self._records.audit_entry(seq))
-
-    def record_decision(self, action: str, subjects: Iterable[str]) -> dict[str, Any]:
-        """Snapshot the exact ACTIVE facts of the subjects an action relied on; returns the
-        signed decision receipt with the snapshot beside it."""
-        return self._run("record_decision",
-                         lambda call: self._records.record_decision(action, subjects))
-
-    def attest(self, subjects: Iterable[str] | None = None) -> dict[str, Any]:
-        """A signed statement of what memory holds now (the ACTIVE facts of the space, or of
-        some subjects) and where the audit chain stands."""
-        return self._run("attest", lambda call: self._records.attest(subjects))
-
-    def receipt(self, receipt_id: str) -> dict[str, Any]:
-        """A receipt issued earlier, found only from inside its tenant."""
-        return self._run("receipt", lambda call: self._records.receipt(receipt_id))
-
-    def export_public_key(self) -> str:
-        """The current signing public key (PEM): all a third party needs for verify_receipt."""
-        return self._records.export_public_key()
-
-    def verify_receipt(self, receipt: Mapping[str, Any], public_key: str | None = None
-                       ) -> receipts.Verdict:
-        """Check a receipt against `public_key` alone when given (what a third party holds),
-        else against this deployment's keys, retired ones included. Audited either way."""
-        return self._run("verify_receipt",
-                         lambda call: self._records.verify_receipt(receipt, public_key))
-
-    # ---- erasure -------------------------------------------------------------------------------
-    def delete(self, fact_id: str | None = None, subject: str | None = None) -> dict[str, Any]:
-        """Erase one fact (with the tombstones naming it) or every fact of a subject, from
-        the graph, the mirror, embeddings and caches; returns a signed receipt."""
-        return self._run("delete", lambda call: self._erasure.delete(call, fact_id, subject))
-
-    def delete_all(self) -> dict[str, Any]:
-        """Erase every fact, conflict and entity of this space."""
-        return self._run("delete_all", lambda call: self._erasure.delete_all(call))
-
-    def purge_expired(self, retention: timedelta | float | None = None) -> dict[str, Any]:
-        """Erase retired history (superseded, retracted, historical) older than the retention
-        period in days: the one given, else the space's (set_retention), else
-        GRAPHMEM_RETENTION_DAYS."""
-        return self._run("purge_expired",
-                         lambda call: self._erasure.purge_expired(call, retention))
-
-    def set_retention(self, days: timedelta | float | None) -> str:
-        """This space's retention period for purge_expired (None: back to the default)."""
-        return self._run("set_retention", lambda call: self._erasure.set_retention(days))
-
-    # ---- export and import ----------------------------------------------------------------
-    def export(self, out: str | Path | IO[str], *, tenant: bool = False,
-               as_of: datetime | None = None,
-               progress: Callable[[int, int], None] | None = None) -> ExportResult:
-        """Write this space's (with `tenant`, every space of its tenant) whole memory to a
-        signed JSON Lines file: facts with every field and their links, entities, conflicts
-        with their outcome, pending proposals, decisions; `as_of`: as memory held it then."""
-        return self._run("export", lambda call: self._transfer.export(
-            out, tenant, as_of, progress))
-
-    def import_memory(self, source: str | Path, *, mode: str = "auto", format: str = "auto",
-                      tenant: bool = False, public_key: str | None = None,
-                      batch: int | None = None,
-                      progress: Callable[[int, int], None] | None = None) -> ImportReport:
-        """Import a file into this space (with `tenant`, each space of a tenant export into
-        this tenant). `restore` (graphmem exports; the default for them) writes the records
-        as they were into an empty space, after checking the file whole; `replay` (the only
-        mode for other formats) reconciles each value at its original time. Needs write and
-        backfill; a re-run after an interruption continues where it stopped."""
-        return self._run("import", lambda call: self._transfer.import_memory(
-            call, source, mode, format, tenant, public_key, batch, progress))
-
-    def erase_subtree(self, level: str = "user") -> dict[str, Any]:
-        """Erase every space of this space's user (level 'user') or tenant ('tenant')."""
-        return self._run("erase_subtree",
-                         lambda call: self._erasure.erase_subtree(call, level))
+def _listed(facts: Any) -> tuple[Mapping[str, Any], ...]:
+    if not isinstance(facts, list | tuple):
+        raise InvalidInput(f"facts must be a list, got {type(facts).__name__}")
+    return tuple(facts)

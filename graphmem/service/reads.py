@@ -9,12 +9,14 @@ from datetime import datetime, timedelta
 
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.graph import listings, reads, timelines
-from graphmem.graph.listings import ConflictFilter, FactFilter
-from graphmem.graph.paging import Page, Window
-from graphmem.graph.stats import SpaceInfo, SpaceStats, space_info, space_page, stats
+from graphmem.graph.stats import space_info, space_page, stats
 from graphmem.model import NOW, Conflict, ConflictKind, Fact, Status, When
-from graphmem.recall.answer import Recall
-from graphmem.recall.check import ActCheck, check_before_act
+from graphmem.model.history import History, HistoryEntry
+from graphmem.model.listings import ConflictFilter, FactFilter
+from graphmem.model.paging import Page, Window
+from graphmem.model.recall import ActCheck, Recall
+from graphmem.model.stats import SpaceInfo, SpaceStats
+from graphmem.recall.check import check_before_act
 from graphmem.recall.pipeline import RecallRequest, recall
 from graphmem.service.context import SpaceContext, now
 
@@ -71,7 +73,7 @@ class Reads:
         return found[fact_id]
 
     def history(self, subject: str, scope: str | None = None,
-                as_of: datetime | None = None) -> reads.History:
+                as_of: datetime | None = None) -> History:
         self.ctx.require("read")
         return reads.history(self.ctx.graph, self.ctx.key, self.ctx.subject(subject) or "",
                              scope, as_of)
@@ -126,7 +128,7 @@ class Reads:
         return self.facts_page(where, when, window)
 
     def history_page(self, subject: str, scope: str | None, when: When,
-                     window: Window) -> Page[reads.HistoryEntry]:
+                     window: Window) -> Page[HistoryEntry]:
         self.ctx.require("read")
         return timelines.history_page(self.ctx.graph, self.ctx.key,
                                       self.ctx.subject(subject) or "", scope, when, window)

@@ -11,10 +11,12 @@ from typing import Any
 
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.graph import reads
-from graphmem.graph.paging import Page, Window
 from graphmem.mirror import audit, listings, receipts
 from graphmem.mirror.keys import public_pem
 from graphmem.model import Fact
+from graphmem.model.audit import AuditRow, ChainReport
+from graphmem.model.paging import Page, Window
+from graphmem.model.receipts import Verdict
 from graphmem.service.context import SpaceContext
 
 
@@ -24,7 +26,7 @@ class Records:
 
     # ---- the audit chain ----------------------------------------------------------------
     def verify_audit(self, deep: bool = False, receipt: Mapping[str, Any] | None = None,
-                     tenant: str | None = None) -> audit.ChainReport:
+                     tenant: str | None = None) -> ChainReport:
         """The chain against its anchors (and the head `receipt` saw); for one `tenant`,
         deep checks only its rows' signatures and other tenants' problems are counted."""
         self.ctx.require("verify")
@@ -34,7 +36,7 @@ class Records:
                                               receipt=None if receipt is None else dict(receipt))
 
     def audit_log(self, limit: int = 50, before: int | None = None,
-                  operation: str | None = None) -> list[audit.AuditRow]:
+                  operation: str | None = None) -> list[AuditRow]:
         self.ctx.require("verify")
         if not 1 <= limit <= 10_000:
             raise InvalidInput("limit must be between 1 and 10000")
@@ -42,7 +44,7 @@ class Records:
         return audit.listing(self.ctx.runtime.store, self.ctx.space.tenant, limit, before,
                              operation)
 
-    def audit_page(self, window: Window, operation: str | None = None) -> Page[audit.AuditRow]:
+    def audit_page(self, window: Window, operation: str | None = None) -> Page[AuditRow]:
         """This tenant's rows newest first, a page after the cursor's row (by sequence
         number: rows only ever append, so pages never shift)."""
         self.ctx.require("verify")
@@ -55,7 +57,7 @@ class Records:
         total = listings.audit_count(store, tenant, operation) if window.count else None
         return window.page(rows, lambda r: (r.seq,), total)
 
-    def audit_entry(self, seq: int) -> audit.AuditRow:
+    def audit_entry(self, seq: int) -> AuditRow:
         self.ctx.require("verify")
         self.ctx.runtime.mirror.flush()
         found = listings.audit_row(self.ctx.runtime.store, self.ctx.space.tenant, seq)
@@ -102,7 +104,7 @@ class Records:
         return public_pem(self.ctx.runtime.mirror.signer.public)
 
     def verify_receipt(self, receipt: Mapping[str, Any], public_key: str | None = None
-                       ) -> receipts.Verdict:
+                       ) -> Verdict:
         if public_key is not None:
             return receipts.verify_receipt(receipt, public_key)  # a bad key: InvalidInput
         return receipts.check(receipt, self.ctx.runtime.mirror.trusted())

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from graphmem.mirror.audit import AuditCall
 from graphmem.model import Result
+from graphmem.model.audit import AuditCall
 from graphmem.remember.approve import Mode
 from graphmem.remember.proposals import check_text
 from graphmem.remember.settle import Settlement, settle

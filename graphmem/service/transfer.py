@@ -22,11 +22,11 @@ from graphmem.graph.reads import aware
 from graphmem.graph.spaces import listing
 from graphmem.lifecycle.transfer import codec, importers, replay
 from graphmem.lifecycle.transfer import restore as restoring
-from graphmem.lifecycle.transfer.export import ExportRequest, ExportResult, export
+from graphmem.lifecycle.transfer.export import export
 from graphmem.lifecycle.transfer.importers import graphmem as own_format
-from graphmem.lifecycle.transfer.report import ImportReport
-from graphmem.mirror.audit import AuditCall
 from graphmem.model import Proposal, Space
+from graphmem.model.audit import AuditCall
+from graphmem.model.transfer import ExportRequest, ExportResult, ImportReport
 from graphmem.remember.proposals import parse_proposal
 from graphmem.service.context import SpaceContext
 from graphmem.service.writes import Writes
@@ -138,7 +138,7 @@ class Transfer:
             return parse_proposal(raw, schema)
 
         return replay.replay(self.ctx.runtime, call, target, found, parse,
-                             lambda props: writes.request(props), self._index, size, progress)
+                             lambda props: writes.checked(props), self._index, size, progress)
 
     def _index(self, space: str, fact_ids: list[str]) -> None:
         """The imported facts' vectors and full-text, as after any write."""

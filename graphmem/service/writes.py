@@ -7,24 +7,27 @@ before this process's next lexical ranking.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
 from graphmem.errors import AccessDenied, InvalidInput, LLMUnavailable
 from graphmem.graph import spaces
-from graphmem.mirror.audit import AuditCall
 from graphmem.model import Action, Policy, Proposal, Result, Status, claimed
+from graphmem.model.audit import AuditCall
+from graphmem.model.requests import Write
 from graphmem.recall.vectors import written_ids
 from graphmem.remember.extract import extract, usable
 from graphmem.remember.extract_context import extraction_input
 from graphmem.remember.new_fact import WriteInfo
 from graphmem.remember.pipeline import WriteRequest, message_key, write_proposals
-from graphmem.remember.policy import describe, make_policy, policy_from_json, policy_to_json
+from graphmem.remember.policy import make_policy, policy_from_json, policy_to_json
 from graphmem.remember.proposals import TIME_FIELDS, check_text, parse_proposals
 from graphmem.remember.results import NO_FACTS, NOTHING_TO_RETRACT
 from graphmem.service.context import SpaceContext, now
+
+NO_MESSAGE = Write()  # facts written without a message, source or metadata (imports)
 
 
 @dataclass(frozen=True)
@@ -42,48 +45,47 @@ class Writes:
     def __init__(self, ctx: SpaceContext) -> None:
         self.ctx = ctx
 
-    # ---- structured facts -------------------------------------------------------------
-    def remember_facts(self, call: AuditCall, facts: Sequence[Mapping[str, Any]] | None,
-                       text: str = "", source: str = "",
-                       metadata: Mapping[str, Any] | None = None,
-                       source_ref: str = "") -> list[Result]:
-        proposals = parse_proposals(list(facts) if facts is not None else None, self.ctx.schema)
-        return self._write(call, tuple(proposals), text, source, metadata, source_ref)
+    def submit(self, call: AuditCall, write: Write) -> list[Result]:
+        """The write a caller asked for: extraction first when it holds no facts."""
+        if write.facts is None:
+            return self._forget(call, write) if write.retract else self._remember(call, write)
+        return self._facts(call, write)
 
-    def forget_facts(self, call: AuditCall, facts: Sequence[Mapping[str, Any]], text: str = "",
-                     source: str = "", metadata: Mapping[str, Any] | None = None
-                     ) -> list[Result]:
-        proposals = [p.with_changes(action=Action.RETRACT)
-                     for p in parse_proposals(list(facts), self.ctx.schema)]
-        results = self._write(call, tuple(proposals), text, source, metadata, "")
+    # ---- structured facts -------------------------------------------------------------
+    def _facts(self, call: AuditCall, write: Write) -> list[Result]:
+        facts = list(write.facts) if write.facts is not None else None
+        proposals = parse_proposals(facts, self.ctx.schema)
+        if not write.retract:
+            return self._write(call, tuple(proposals), write)
+        removals = tuple(p.with_changes(action=Action.RETRACT) for p in proposals)
+        results = self._write(call, removals, replace(write, source_ref=""))
         return [Result(r.action, r.subject, r.value, r.fact_id, NOTHING_TO_RETRACT)
                 if r.action == Action.SKIP else r for r in results]
 
-    def _write(self, call: AuditCall, proposals: tuple[Proposal, ...], text: str, source: str,
-               metadata: Mapping[str, Any] | None, source_ref: str) -> list[Result]:
+    def _write(self, call: AuditCall, proposals: tuple[Proposal, ...],
+               write: Write) -> list[Result]:
         ctx = self.ctx
         ctx.require("write")
         if not proposals:
-            check_text(text)
-            check_text(source, "source")
+            check_text(write.text)
+            check_text(write.source, "source")
             return []
-        req = self.request(proposals, text, source, metadata, source_ref)
+        req = self.checked(proposals, write)
         results = ctx.write(call, write_proposals, req)
         self.index(written_ids(results))
         return results
 
-    def request(self, proposals: tuple[Proposal, ...], text: str = "", source: str = "",
-                metadata: Mapping[str, Any] | None = None, source_ref: str = "",
+    def checked(self, proposals: tuple[Proposal, ...], write: Write = NO_MESSAGE,
                 at: datetime | None = None) -> WriteRequest:
         """A checked write of `proposals` (the caller holds write): backfilled times need the
         backfill capability and may not lie ahead of the write, and every source a fact
         names must be the caller's to use."""
         ctx = self.ctx
-        text = check_text(text)
-        source = check_text(source, "source")[:200] or ctx.caller.source
+        text = check_text(write.text)
+        source = check_text(write.source, "source")[:200] or ctx.caller.source
         speaker = self._speaker(source)
-        info = WriteInfo(space=ctx.key, source=speaker.source, source_ref=source_ref,
-                         text=text, metadata=dict(metadata or {}),
+        info = WriteInfo(space=ctx.key, source=speaker.source, source_ref=write.source_ref,
+                         text=text, metadata=dict(write.metadata or {}),
                          message_key=message_key(text), now=at or now())
         self._check_times(proposals, info.now)
         proposals, trusted_own = self._own_sources(proposals)
@@ -154,27 +156,24 @@ class Writes:
         return [Result(Action.DEDUP, r["subject"], r["value"], r["id"],
                        f"Stored: [DEDUP] {r['subject']} = {r['value']}") for r in rows]
 
-    def remember(self, call: AuditCall, text: str, source: str = "",
-                 metadata: Mapping[str, Any] | None = None,
-                 source_ref: str = "") -> list[Result]:
+    def _remember(self, call: AuditCall, write: Write) -> list[Result]:
         self.ctx.require("write")
-        text = check_text(text)
+        text = check_text(write.text)
         hit = self.prefilter(text)
         if hit is not None:
             return hit
         facts = self._extract(text, forget=False)
         if not facts:
             return [Result(Action.SKIP, "", "", None, NO_FACTS)]
-        return self.remember_facts(call, facts, text=text, source=source, metadata=metadata,
-                                   source_ref=source_ref)
+        return self._facts(call, replace(write, facts=tuple(facts), text=text))
 
-    def forget(self, call: AuditCall, text: str, source: str = "") -> list[Result]:
+    def _forget(self, call: AuditCall, write: Write) -> list[Result]:
         self.ctx.require("write")
-        text = check_text(text)
+        text = check_text(write.text)
         facts = self._extract(text, forget=True)
         if not facts:
             return [Result(Action.SKIP, "", "", None, NOTHING_TO_RETRACT)]
-        return self.forget_facts(call, facts, text=text, source=source)
+        return self._facts(call, replace(write, facts=tuple(facts), text=text))
 
     def _extract(self, text: str, forget: bool) -> list[dict[str, Any]]:
         if not text.strip():
@@ -196,7 +195,7 @@ class Writes:
         self.ctx.require("admin")
         policy = make_policy(mode, authority, tuple(curated))
         self.ctx.write(call, spaces.set_policy, policy_to_json(policy), now())
-        return describe(policy)
+        return policy.describe()
 
     def get_reconcile_policy(self) -> Policy:
         self.ctx.require("read")

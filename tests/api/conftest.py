@@ -7,17 +7,14 @@ of its own, so tests never see each other's data.
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
 
-from graphmem.auth import KeyStore
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
-from support.api_support import PEPPER, Api, start
+from support.api_support import Api, servers
 from support.llm_fixtures import llm_overrides
 from support.llm_server import LLMServer
 
@@ -25,25 +22,8 @@ from support.llm_server import LLMServer
 @pytest.fixture(scope="session")
 def serve_api(settings: Settings, runtime: Runtime) -> Iterator[Callable[..., Api]]:
     """Start (once) a server with these setting overrides over the session's stores."""
-    running: dict[tuple[tuple[str, str], ...], Api] = {}
-    threads: list[threading.Thread] = []
-
-    def serve(**overrides: Any) -> Api:
-        ident = tuple(sorted((k, repr(v)) for k, v in overrides.items()))
-        if ident not in running:
-            values = {"api_key_pepper": PEPPER, "rate_per_min": 1_000_000, **overrides}
-            configured = settings.model_copy(update=values)
-            server, thread, base = start(configured)
-            threads.append(thread)
-            keys = KeyStore.open(runtime.store, configured)  # its revocations reach the server
-            running[ident] = Api(base, configured, keys, server)
-        return running[ident]
-
-    yield serve
-    for api in running.values():
-        api.server.should_exit = True
-    for thread in threads:
-        thread.join(timeout=30)
+    with servers(settings, runtime) as serve:
+        yield serve
 
 
 @pytest.fixture

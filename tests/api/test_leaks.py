@@ -10,7 +10,7 @@ import httpx
 import pytest
 from pydantic import SecretStr
 
-from graphmem.auth.keys import INVALID
+from graphmem.model.principals import INVALID
 
 from support.api_support import Api, codes
 from support.llm_server import LLMServer

@@ -42,7 +42,7 @@ def test_verify_fails_when_a_receipt_s_head_or_a_checkpoint_is_gone(
     try:
         mem = GraphMem(f"t-{uuid.uuid4().hex[:12]}/u/a/r", runtime=runtime)
         mem.remember_facts([{"subject": "plan", "value": "pro"}])
-        receipt = mem.attest()
+        receipt = mem.records.attest()
         runtime.mirror.flush()
         assert receipt["receipt"]["audit_head"] != audit.GENESIS, "the write's row is in"
     finally:

@@ -75,7 +75,7 @@ def exported(own_store: Runtime, tmp_path: Path) -> tuple[str, Path]:
     source.remember_facts([{"subject": f"s{i}", "value": f"v{i}", "confidence": 0.9}
                            for i in range(40)])
     path = tmp_path / "export.jsonl"
-    done = run(own_store, "export", "--space", source.key, "-o", str(path))
+    done = run(own_store, "export", "--space", source.space.key, "-o", str(path))
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith(f"{path}: exported 1 space, 40 facts"), done.stdout
     return tenant, path

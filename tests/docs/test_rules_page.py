@@ -15,9 +15,9 @@ RULE_SUITES = (
     "tests/remember/test_reconcile_rules.py",
     "tests/remember/test_settlement.py",
     "tests/remember/test_reconcile_properties.py",
-    "tests/unit/remember/test_reconcile.py",
-    "tests/unit/remember/test_backdated.py",
-    "tests/unit/remember/test_approve.py",
+    "tests/remember/test_reconcile.py",
+    "tests/remember/test_backdated.py",
+    "tests/remember/test_approve.py",
 )
 _RULE_HEADING = re.compile(r"^## Rule (\d+): (.+)$", re.M)
 _CODE_RULE = re.compile(r"^ ?(\d+)\. (.+)$")

@@ -39,8 +39,8 @@ def test_events_come_in_commit_order_with_increasing_keys(mem: GraphMem) -> None
     mem.remember_facts([{"subject": "db", "value": "Postgres", "confidence": 0.9}])
     flagged = mem.remember_facts([{"subject": "db", "value": "MySQL", "action": "SUPERSEDE",
                                    "confidence": 0.3}])[0]
-    mem.resolve_conflict(flagged.conflict_id or "", flagged.fact_id or "", "checked")
-    found = everything(mem.runtime, mem.key)
+    mem.review.resolve_conflict(flagged.conflict_id or "", flagged.fact_id or "", "checked")
+    found = everything(mem.runtime, mem.space.key)
     assert [c.key for c in found] == sorted(c.key for c in found)
     assert len({c.key for c in found}) == len(found)
     assert [(c.channel, c.change) for c in found] == [
@@ -49,8 +49,8 @@ def test_events_come_in_commit_order_with_increasing_keys(mem: GraphMem) -> None
         (CONFLICT_CLOSED, "resolved")]
     assert found[2].conflict_id == flagged.conflict_id
     assert found[5].winner == flagged.fact_id
-    mem.delete(subject="db")  # rewrites the log without the erased facts
-    after = everything(mem.runtime, mem.key)
+    mem.erasure.delete(subject="db")  # rewrites the log without the erased facts
+    after = everything(mem.runtime, mem.space.key)
     assert [(c.channel, c.change) for c in after] == [
         (CONFLICT_CLOSED, "resolved"), (FACT_CHANGED, "erased"), (CONFLICT_CLOSED, "erased"),
         (PENDING_CHANGED, "erased")]
@@ -60,9 +60,9 @@ def test_events_come_in_commit_order_with_increasing_keys(mem: GraphMem) -> None
 
 def test_a_cursor_inside_an_entry_resumes_at_its_next_event(mem: GraphMem) -> None:
     mem.remember_facts([{"subject": f"s{i}", "value": "v"} for i in range(3)])
-    found = everything(mem.runtime, mem.key)
+    found = everything(mem.runtime, mem.space.key)
     assert len(found) == 3 and len({c.key[:2] for c in found}) == 1  # one entry, three events
-    rest, reached, _ = ChangeLog(mem.runtime).after(mem.key, found[0].key)
+    rest, reached, _ = ChangeLog(mem.runtime).after(mem.space.key, found[0].key)
     assert [c.key for c in rest] == [found[1].key, found[2].key]
     assert reached == (*found[0].key[:2], END)
 
@@ -72,13 +72,13 @@ def test_old_cursors_read_the_mirror_once_the_graph_let_the_entries_go(
     mem = make_mem()
     for i in range(3):
         mem.remember_facts([{"subject": f"s{i}", "value": f"v{i}"}])
-    before = everything(mem.runtime, mem.key)
-    mem.drain()
+    before = everything(mem.runtime, mem.space.key)
+    mem.records.drain()
     mem.runtime.mirror.mark_applied()
-    assert outbox.prune(mem.graph, 0, 100_000, spaces=[mem.key]) >= 3
-    floor, left = outbox.since(mem.graph, mem.key, 0, "", 100)
+    assert outbox.prune(mem.runtime.graph, 0, 100_000, spaces=[mem.space.key]) >= 3
+    floor, left = outbox.since(mem.runtime.graph, mem.space.key, 0, "", 100)
     assert left == [] and floor == before[-1].key[0]
-    after = everything(mem.runtime, mem.key)
+    after = everything(mem.runtime, mem.space.key)
     assert [(c.key, c.value) for c in after] == [(c.key, c.value) for c in before]
 
 
@@ -125,8 +125,8 @@ def test_pending_proposals_and_their_settlement_are_events(
                          "confidence": 0.95}])
     proposal = mem.remember_facts([{"subject": "active_medication", "value": "Warfarin 7mg",
                                     "action": "SUPERSEDE", "confidence": 0.95}])[0]
-    mem.reject(proposal.fact_id or "")
-    pending = [c for c in everything(mem.runtime, mem.key) if c.channel == PENDING_CHANGED]
+    mem.review.reject(proposal.fact_id or "")
+    pending = [c for c in everything(mem.runtime, mem.space.key) if c.channel == PENDING_CHANGED]
     assert [(c.change, c.conflict_id) for c in pending] == [
         ("proposed", proposal.conflict_id), ("rejected", proposal.conflict_id)]
     assert pending[0].value == "Warfarin 7mg" and pending[1].fact_id == proposal.fact_id

@@ -44,22 +44,22 @@ def test_a_conflict_reads_through_its_declaration(mem: GraphMem) -> None:
     before = datetime.now(UTC) - timedelta(seconds=1)
     mem.remember_facts([{"subject": "db", "value": "MySQL", "confidence": 0.9}])
     mem.remember_facts([{"subject": "db", "value": "Postgres", "confidence": 0.4}])
-    (listed,) = mem.conflicts()
-    shown, facts = reads.conflict(mem.runtime.graph, mem.key, listed.id)
+    (listed,) = mem.review.conflicts()
+    shown, facts = reads.conflict(mem.runtime.graph, mem.space.key, listed.id)
     assert shown == listed and {f.value for f in facts} == {"MySQL", "Postgres"}
     assert listed.kind == ConflictKind.LOW_CONFIDENCE
     assert listed.status == ConflictStatus.OPEN and listed.severity == "low"
     assert listed.created_at is not None and listed.created_at >= before
     assert listed.created_at.tzinfo is not None and listed.closed_at is None
     assert listed.by == "" and listed.winner is None and len(listed.fact_ids) == 2
-    mem.dismiss_conflict(listed.id, note="both heard", by="alice")
-    (closed,) = mem.conflicts("dismissed")
+    mem.review.dismiss_conflict(listed.id, note="both heard", by="alice")
+    (closed,) = mem.review.conflicts("dismissed")
     assert (closed.id, closed.note, closed.by) == (listed.id, "both heard", "alice")
     assert closed.closed_at is not None and closed.closed_at >= listed.created_at
 
 
 def test_neomodel_holds_no_connection_of_its_own(mem: GraphMem) -> None:
     mem.remember_facts([{"subject": "db", "value": "MySQL", "confidence": 0.9}])
-    mem.conflicts()
-    mem.fsck()
+    mem.review.conflicts()
+    mem.records.fsck()
     assert neomodel.db.driver is None, "neomodel connected: graphmem's driver is the only one"

@@ -24,7 +24,7 @@ def rel(head: str, relation: str, tail: str, **kw: Any) -> dict[str, Any]:
 
 
 def keys(mem: GraphMem) -> list[str]:
-    return [e.key for e in mem.entities()]
+    return [e.key for e in mem.entities.all()]
 
 
 # ---- pure rules ------------------------------------------------------------------------------
@@ -61,24 +61,24 @@ def test_synonym_types_land_on_one_entity(mem: GraphMem) -> None:
                             tail_type="company"),
                         rel("Bob", "works at", "ACME", head_type="person", tail_type="org")])
     assert keys(mem) == ["organisation:acme", "person:alice", "person:bob"]
-    assert mem.entity("organization", "acme").entity.name == "Acme"
+    assert mem.entities.get("organization", "acme").entity.name == "Acme"
 
 
 def test_same_name_under_two_types_is_two_entities(mem: GraphMem) -> None:
-    mem.create_entity("organisation", "Apple")
-    mem.create_entity("concept", "apple")
+    mem.entities.create("organisation", "Apple")
+    mem.entities.create("concept", "apple")
     assert keys(mem) == ["concept:apple", "organisation:apple"]
 
 
 def test_seeded_entity_catches_later_untyped_mentions(mem: GraphMem) -> None:
-    seeded = mem.create_entity("person", "Matthew Cauldwell")
-    assert mem.create_entity("person", "matthew  cauldwell") == seeded  # idempotent
+    seeded = mem.entities.create("person", "Matthew Cauldwell")
+    assert mem.entities.create("person", "matthew  cauldwell") == seeded  # idempotent
     mem.remember_facts([rel("matthew cauldwell", "works at", "IBM", tail_type="company"),
                         rel("Matt", "works at", "International Business Machines",
                             tail_type="company")])
     assert keys(mem) == ["organisation:ibm", "organisation:international business machines",
                          "person:matthew cauldwell", "unknown:matt"]
-    view = mem.entity("person", "Matthew Cauldwell")
+    view = mem.entities.get("person", "Matthew Cauldwell")
     assert view.value("works_at") == "IBM"
 
 
@@ -87,62 +87,62 @@ def test_unresolvable_relation_object_becomes_a_placeholder(mem: GraphMem) -> No
     assert keys(mem) == ["service:billing", "unknown:auth"]
     fact = mem.active("billing_calls")[0]
     assert fact.tail == "Auth"
-    assert mem.entity("unknown", "auth").links[0].fact.id == fact.id
+    assert mem.entities.get("unknown", "auth").links[0].fact.id == fact.id
 
 
 def test_sweep_attaches_a_placeholder_to_the_one_typed_entity(mem: GraphMem) -> None:
     mem.remember_facts([rel("Billing", "calls", "Auth", head_type="service"),
                         rel("Auth", "owned by", "Alice", tail_type="person")])
     assert "unknown:auth" in keys(mem)
-    mem.create_entity("service", "Auth")
+    mem.entities.create("service", "Auth")
     assert "unknown:auth" in keys(mem), "placeholders never auto-merge on the write path"
-    result = mem.sweep_placeholders()
+    result = mem.entities.sweep_placeholders()
     assert result.attached == (("unknown:auth", "service:auth"),)
     assert keys(mem) == ["person:alice", "service:auth", "service:billing"]
-    auth = mem.entity("service", "auth")
+    auth = mem.entities.get("service", "auth")
     assert sorted(str(link) for link in auth.links) == [
         "-[owned by]-> Alice (person)", "<-[calls]- Billing (service)"]
-    about, edges = projection.snapshot(mem.graph, mem.key)
+    about, edges = projection.snapshot(mem.runtime.graph, mem.space.key)
     assert {e[2] for e in edges if e[0] == "CALLS"} == {"service:auth"}
-    mem.rebuild_projection()
-    assert projection.snapshot(mem.graph, mem.key) == (about, edges)
-    assert mem.fsck().ok
+    mem.entities.rebuild_projection()
+    assert projection.snapshot(mem.runtime.graph, mem.space.key) == (about, edges)
+    assert mem.records.fsck().ok
 
 
 def test_sweep_leaves_a_placeholder_with_two_typed_candidates(mem: GraphMem) -> None:
     mem.remember_facts([rel("Alice", "likes", "Jaguar", head_type="person")])
-    mem.create_entity("product", "Jaguar")
-    mem.create_entity("concept", "jaguar")
-    result = mem.sweep_placeholders()
+    mem.entities.create("product", "Jaguar")
+    mem.entities.create("concept", "jaguar")
+    result = mem.entities.sweep_placeholders()
     assert result.attached == () and result.left == ("unknown:jaguar",)
     assert "unknown:jaguar" in keys(mem)
 
 
 def test_create_entity_refuses_placeholder_type_and_empty_names(mem: GraphMem) -> None:
     with pytest.raises(InvalidInput, match="pick one of"):
-        mem.create_entity("unknown", "x")
+        mem.entities.create("unknown", "x")
     with pytest.raises(InvalidInput):
-        mem.create_entity("person", "  ")
-    assert mem.entities() == []
+        mem.entities.create("person", "  ")
+    assert mem.entities.all() == []
 
 
 def test_unknown_entity_is_not_found(mem: GraphMem) -> None:
     with pytest.raises(NotFound, match="no entity"):
-        mem.entity("person", "nobody")
+        mem.entities.get("person", "nobody")
 
 
 def test_entities_filter_by_type_and_as_of(mem: GraphMem) -> None:
-    mem.create_entity("person", "Alice")
+    mem.entities.create("person", "Alice")
     between = datetime.now(UTC)
-    mem.create_entity("company", "Acme")
-    assert [e.key for e in mem.entities("org")] == ["organisation:acme"]
-    assert [e.key for e in mem.entities(as_of=between)] == ["person:alice"]
+    mem.entities.create("company", "Acme")
+    assert [e.key for e in mem.entities.all("org")] == ["organisation:acme"]
+    assert [e.key for e in mem.entities.all(as_of=between)] == ["person:alice"]
 
 
 def test_vocabulary_offers_known_names_and_relation_labels(mem: GraphMem) -> None:
-    mem.create_entity("person", "Matthew Cauldwell")
+    mem.entities.create("person", "Matthew Cauldwell")
     mem.remember_facts([rel("Alice", "works at", "Acme"), rel("Alice", "Reports-To", "Bob")])
-    vocab = mem.graph_vocabulary()
+    vocab = mem.entities.vocabulary()
     assert vocab.entities[0].name == "Matthew Cauldwell"  # seeded names first
     assert "unknown:acme" not in {e.key for e in vocab.entities}
     assert vocab.relations == ("works_at", "reports_to")
@@ -150,7 +150,7 @@ def test_vocabulary_offers_known_names_and_relation_labels(mem: GraphMem) -> Non
 
 def test_spaces_never_share_entities(make_mem: Any) -> None:
     a, b = make_mem(), make_mem()
-    a.create_entity("person", "Alice")
-    assert b.entities() == []
+    a.entities.create("person", "Alice")
+    assert b.entities.all() == []
     with pytest.raises(NotFound):
-        b.entity("person", "Alice")
+        b.entities.get("person", "Alice")

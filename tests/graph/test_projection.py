@@ -26,7 +26,7 @@ def rel(head: str, relation: str, tail: str | None = None, **kw: Any) -> dict[st
 def edges(mem: GraphMem) -> dict[tuple[str, str, str], list[dict[str, Any]]]:
     """(type, head key, tail key) → the edges' properties."""
     found: dict[tuple[str, str, str], list[dict[str, Any]]] = {}
-    for type_, head, tail, props in projection.snapshot(mem.graph, mem.key)[1]:
+    for type_, head, tail, props in projection.snapshot(mem.runtime.graph, mem.space.key)[1]:
         found.setdefault((type_, head, tail), []).append(dict(props))
     return found
 
@@ -52,7 +52,7 @@ def test_malformed_relation_facts_are_refused_and_nothing_is_written(
         mem: GraphMem, fact: dict[str, Any], message: str) -> None:
     with pytest.raises(InvalidInput, match=message):
         mem.remember_facts([rel("Bob", "knows", "Carol"), fact])
-    assert mem.active() == [] and mem.entities() == []
+    assert mem.active() == [] and mem.entities.all() == []
 
 
 def test_projection_is_written_in_the_fact_write_transaction(mem: GraphMem) -> None:
@@ -61,9 +61,9 @@ def test_projection_is_written_in_the_fact_write_transaction(mem: GraphMem) -> N
     [fact] = mem.active()
     [edge] = edges(mem)[("WORKS_AT", "person:alice", "organisation:acme")]
     assert edge["fact_id"] == fact.id and edge["status"] == "ACTIVE"
-    assert edge["space"] == mem.key and edge["relation"] == "works at"
+    assert edge["space"] == mem.space.key and edge["relation"] == "works at"
     assert {"valid_from", "held_from", "recorded_at", "confidence"} <= set(edge)
-    about = projection.snapshot(mem.graph, mem.key)[0]
+    about = projection.snapshot(mem.runtime.graph, mem.space.key)[0]
     assert about == {(fact.id, "head", "person:alice"), (fact.id, "tail", "organisation:acme")}
     # a fact whose entity cannot be named fails its whole write: nothing is half-written
     with pytest.raises(InvalidInput):
@@ -76,7 +76,7 @@ def test_attribute_fact_points_at_its_entity_without_an_edge(mem: GraphMem) -> N
     mem.remember_facts([{"head": "Alice", "head_type": "person", "relation": "role",
                          "value": "CTO", "confidence": 0.9}])
     assert edges(mem) == {}
-    assert mem.entity("person", "alice").value("role") == "CTO"
+    assert mem.entities.get("person", "alice").value("role") == "CTO"
 
 
 # ---- cardinality -----------------------------------------------------------------------------
@@ -92,14 +92,14 @@ def test_single_valued_relation_supersedes_its_old_tail_and_retires_the_edge(
     [new] = found[("WORKS_AT", "person:alice", "organisation:globex")]
     assert (old["status"], new["status"]) == ("SUPERSEDED", "ACTIVE")
     assert old["valid_to"] and old["retired_at"] and "valid_to" not in new
-    assert mem.entity("person", "Alice").value("works_at") == "Globex"
+    assert mem.entities.get("person", "Alice").value("works_at") == "Globex"
 
 
 def test_many_valued_relation_keeps_one_live_edge_per_tail(mem: GraphMem) -> None:
     calls = [rel("Billing", "calls", t, head_type="service", tail_type="service",
                  cardinality="many") for t in ("Auth", "Payments", "Ledger")]
     assert [r.action for r in mem.remember_facts(calls)] == [Action.ADD] * 3
-    [removal] = mem.forget_facts([rel("Billing", "calls", "Payments")])
+    [removal] = mem.forget(facts=[rel("Billing", "calls", "Payments")])
     assert removal.action == Action.RETRACT
     assert statuses(mem) == {
         ("CALLS", "service:billing", "service:auth"): ["ACTIVE"],
@@ -125,7 +125,7 @@ def test_declared_slot_decides_cardinality(make_mem: Any) -> None:
 
 def test_held_removal_projects_no_edge(mem: GraphMem) -> None:
     mem.remember_facts([rel("Billing", "calls", "Auth", cardinality="many")])
-    [held] = mem.forget_facts([rel("Billing", "calls", "Auth", confidence=0.4)])
+    [held] = mem.forget(facts=[rel("Billing", "calls", "Auth", confidence=0.4)])
     assert held.action == Action.FLAG
     assert statuses(mem) == {("CALLS", "unknown:billing", "unknown:auth"): ["ACTIVE"]}
 
@@ -143,22 +143,22 @@ def test_resolving_a_conflict_for_the_newcomer_swaps_the_edges(mem: GraphMem) ->
     conflict, newcomer = _contested(mem)
     assert statuses(mem)[("WORKS_AT", "unknown:alice", "unknown:globex")] == [
         "FLAGGED_CONFLICT"]
-    mem.resolve_conflict(conflict, newcomer)
+    mem.review.resolve_conflict(conflict, newcomer)
     assert statuses(mem) == {("WORKS_AT", "unknown:alice", "unknown:acme"): ["SUPERSEDED"],
                              ("WORKS_AT", "unknown:alice", "unknown:globex"): ["ACTIVE"]}
 
 
 def test_dismissing_a_conflict_keeps_both_edges_active(mem: GraphMem) -> None:
     conflict, _ = _contested(mem)
-    mem.dismiss_conflict(conflict, note="both true: two part-time jobs")
+    mem.review.dismiss_conflict(conflict, note="both true: two part-time jobs")
     assert sorted(statuses(mem).values()) == [["ACTIVE"], ["ACTIVE"]]
-    assert mem.fsck().ok, "a dismissed conflict's coexisting facts are not a violation"
+    assert mem.records.fsck().ok, "a dismissed conflict's coexisting facts are not a violation"
 
 
 def test_resolving_for_the_incumbent_retires_the_newcomer_edge(mem: GraphMem) -> None:
     conflict, newcomer = _contested(mem)
     incumbent = next(f.id for f in mem.active() if f.value == "Acme")
-    mem.resolve_conflict(conflict, incumbent)
+    mem.review.resolve_conflict(conflict, incumbent)
     assert statuses(mem) == {("WORKS_AT", "unknown:alice", "unknown:acme"): ["ACTIVE"],
                              ("WORKS_AT", "unknown:alice", "unknown:globex"): ["SUPERSEDED"]}
     assert newcomer not in {f.id for f in mem.active()}
@@ -176,17 +176,17 @@ def _pending(mem: GraphMem) -> str:
 
 def test_confirming_a_pending_change_moves_the_edge(make_mem: Any) -> None:
     mem = make_mem(slot_schema=CONFIRM)
-    mem.confirm(_pending(mem))
+    mem.review.confirm(_pending(mem))
     assert statuses(mem) == {("WORKS_AT", "unknown:alice", "unknown:acme"): ["SUPERSEDED"],
                              ("WORKS_AT", "unknown:alice", "unknown:globex"): ["ACTIVE"]}
 
 
 def test_rejecting_a_pending_change_retires_its_edge(make_mem: Any) -> None:
     mem = make_mem(slot_schema=CONFIRM)
-    mem.reject(_pending(mem))
+    mem.review.reject(_pending(mem))
     assert statuses(mem) == {("WORKS_AT", "unknown:alice", "unknown:acme"): ["ACTIVE"],
                              ("WORKS_AT", "unknown:alice", "unknown:globex"): ["HISTORICAL"]}
-    assert mem.fsck().ok
+    assert mem.records.fsck().ok
 
 
 # ---- hostile relation strings ----------------------------------------------------------------
@@ -220,8 +220,8 @@ def test_hostile_relation_strings_never_reach_cypher_text(
         mem: GraphMem, cypher_texts: list[str]) -> None:
     facts = [rel("Mallory", r, f"Target {i}", cardinality="many") for i, r in enumerate(HOSTILE)]
     mem.remember_facts(facts)
-    mem.rebuild_projection()
-    mem.sweep_placeholders()
+    mem.entities.rebuild_projection()
+    mem.entities.sweep_placeholders()
     known = set(registry().values())
     assert cypher_texts and all(text in known for text in cypher_texts)
     assert not any(h in text for h in HOSTILE for text in cypher_texts)
@@ -235,7 +235,7 @@ def test_hostile_relation_strings_never_reach_cypher_text(
 
 # ---- rebuild ---------------------------------------------------------------------------------
 def _mixed_history(mem: GraphMem) -> None:
-    mem.create_entity("service", "Auth")
+    mem.entities.create("service", "Auth")
     mem.remember_facts([rel("Alice", "works at", "Acme", head_type="person", tail_type="org"),
                         rel("Billing", "calls", "Auth", cardinality="many"),
                         rel("Billing", "calls", "Ledger", cardinality="many"),
@@ -244,7 +244,7 @@ def _mixed_history(mem: GraphMem) -> None:
                          "confidence": 0.9}])
     mem.remember_facts([rel("Alice", "works at", "Globex", head_type="person",
                             tail_type="org")])
-    mem.forget_facts([rel("Billing", "calls", "Ledger")])
+    mem.forget(facts=[rel("Billing", "calls", "Ledger")])
     mem.remember_facts([rel("Alice", "works at", "Initech", confidence=0.5)], source="x")
     mem.remember_facts([rel("Bob", "met", "Alice", kind="event", time_ref="past")])
     mem.remember_facts([rel("Carol", "used", "Acme", time_ref="past")])
@@ -252,24 +252,25 @@ def _mixed_history(mem: GraphMem) -> None:
 
 def test_rebuilt_graph_equals_the_original(mem: GraphMem) -> None:
     _mixed_history(mem)
-    original = projection.snapshot(mem.graph, mem.key)
+    original = projection.snapshot(mem.runtime.graph, mem.space.key)
     assert len(original[1]) == 8 and len(original[0]) > 10
-    result = mem.rebuild_projection()
+    result = mem.entities.rebuild_projection()
     assert result.removed_edges == 8 and result.facts >= 9
-    assert projection.snapshot(mem.graph, mem.key) == original
-    mem.rebuild_projection()
-    assert projection.snapshot(mem.graph, mem.key) == original, "rebuild is idempotent"
+    assert projection.snapshot(mem.runtime.graph, mem.space.key) == original
+    mem.entities.rebuild_projection()
+    again = projection.snapshot(mem.runtime.graph, mem.space.key)
+    assert again == original, "rebuild is idempotent"
 
 
 def test_rebuild_restores_a_damaged_projection(mem: GraphMem) -> None:
     _mixed_history(mem)
-    original = projection.snapshot(mem.graph, mem.key)
-    mem.graph.write("projection/unproject_edges", space=mem.key, limit=3)
-    assert projection.snapshot(mem.graph, mem.key) != original
-    assert not mem.fsck().ok
-    mem.rebuild_projection()
-    assert projection.snapshot(mem.graph, mem.key) == original
-    assert mem.fsck().ok
+    original = projection.snapshot(mem.runtime.graph, mem.space.key)
+    mem.runtime.graph.write("projection/unproject_edges", space=mem.space.key, limit=3)
+    assert projection.snapshot(mem.runtime.graph, mem.space.key) != original
+    assert not mem.records.fsck().ok
+    mem.entities.rebuild_projection()
+    assert projection.snapshot(mem.runtime.graph, mem.space.key) == original
+    assert mem.records.fsck().ok
 
 
 def test_retired_facts_keep_their_retired_edges(mem: GraphMem) -> None:

@@ -29,19 +29,19 @@ def shown(mem: GraphMem) -> GraphMem:
     mem.remember_facts([rel("Alice", "role", "CEO", head_type="person", tail_type="role")])
     mem.remember_facts([rel("Alice", "role", "CTO", head_type="person", tail_type="role",
                             confidence=0.5)], source="rumour")
-    mem.forget_facts([rel("Billing", "calls", "Auth")])
+    mem.forget(facts=[rel("Billing", "calls", "Auth")])
     return mem
 
 
 def browse(mem: GraphMem, statement: str, **params: Any) -> list[dict[str, Any]]:
     assert parameters(statement) == {"space", *params}
-    return mem.graph.read(statement, space=mem.key, **params)
+    return mem.runtime.graph.read(statement, space=mem.space.key, **params)
 
 
 def test_every_fact_carries_the_label_of_its_status(shown: GraphMem) -> None:
-    with shown.graph.session() as session:
+    with shown.runtime.graph.session() as session:
         rows = session.run("MATCH (f:Fact {space: $space}) RETURN f.status AS status,"
-                           " labels(f) AS labels", {"space": shown.key}).data()
+                           " labels(f) AS labels", {"space": shown.space.key}).data()
     assert len(rows) == 6
     for row in rows:
         assert sorted(row["labels"]) == sorted(["Fact", LABELS[row["status"]]])
@@ -56,9 +56,10 @@ def test_a_fact_retired_by_the_write_that_created_it_carries_its_final_label(
                          "confidence": 0.9},
                         {"subject": "primary database", "value": "Postgres 16",
                          "action": "SUPERSEDE", "confidence": 0.9}])
-    with mem.graph.session() as session:
+    with mem.runtime.graph.session() as session:
         rows = session.run("MATCH (f:Fact {space: $space}) RETURN f.value AS value,"
-                           " f.status AS status, labels(f) AS labels", {"space": mem.key}).data()
+                           " f.status AS status, labels(f) AS labels",
+                           {"space": mem.space.key}).data()
     found = {r["value"]: (r["status"], sorted(r["labels"])) for r in rows}
     assert found == {"Postgres 14": ("SUPERSEDED", ["Fact", "Superseded"]),
                      "Postgres 16": ("ACTIVE", ["Active", "Fact"])}

@@ -34,7 +34,8 @@ def test_a_transient_failure_is_retried_in_a_managed_transaction(
         mem: GraphMem, monkeypatch: pytest.MonkeyPatch) -> None:
     mem.remember_facts([{"subject": "db", "value": "Postgres", "confidence": 0.9}])
     failed = _failing_once(monkeypatch, TransientError("deadlock, try again"))
-    rows = read_one(mem.graph, "facts/history", space=mem.key, subject="db", scope=None)
+    rows = read_one(mem.runtime.graph, "facts/history", space=mem.space.key, subject="db",
+                    scope=None)
     assert failed and [r["fact"]["value"] for r in rows] == ["Postgres"]
 
 
@@ -42,4 +43,4 @@ def test_other_errors_surface_unchanged(mem: GraphMem, monkeypatch: pytest.Monke
                                         ) -> None:
     _failing_once(monkeypatch, ClientError("syntax error"))
     with pytest.raises(ClientError, match="syntax error"):
-        read_one(mem.graph, "facts/history", space=mem.key, subject="db", scope=None)
+        read_one(mem.runtime.graph, "facts/history", space=mem.space.key, subject="db", scope=None)

@@ -63,7 +63,7 @@ def hop_roles(result: Any) -> list[str]:
 
 def test_current_reads_show_the_head_of_the_chain(chain: Chain) -> None:
     mem = chain.mem
-    assert mem.entity("person", "alice").value("role") == "CTO"
+    assert mem.entities.get("person", "alice").value("role") == "CTO"
     assert [f.value for f in mem.active("alice_role")] == ["CTO"]
     assert hop_roles(mem.recall_related(entities=[("person", "Alice")], hops=1)) == ["CTO"]
 
@@ -72,12 +72,12 @@ def test_current_reads_show_the_head_of_the_chain(chain: Chain) -> None:
 def test_as_of_reads_what_memory_believed(chain: Chain, index: int,
                                           expected: str | None) -> None:
     mem, at = chain.mem, chain.recorded[index]
-    assert mem.entity("person", "Alice", as_of=at).value("role") == expected
+    assert mem.entities.get("person", "Alice", as_of=at).value("role") == expected
     assert [f.value for f in mem.active("alice_role", as_of=at)] == (
         [expected] if expected else [])
     related = mem.recall_related(entities=[("person", "Alice")], hops=1, as_of=at)
     assert hop_roles(related) == ([expected] if expected else [])
-    hood = mem.neighbourhood("organisation", "Acme", hops=2, as_of=at)
+    hood = mem.entities.neighbourhood("organisation", "Acme", hops=2, as_of=at)
     assert hop_roles(hood) == ([expected] if expected else [])
 
 
@@ -85,17 +85,17 @@ def test_as_of_reads_what_memory_believed(chain: Chain, index: int,
 def test_valid_at_reads_what_was_true_in_the_world(chain: Chain, at: datetime,
                                                    expected: str | None) -> None:
     mem = chain.mem
-    assert mem.entity("person", "Alice", valid_at=at).value("role") == expected
+    assert mem.entities.get("person", "Alice", valid_at=at).value("role") == expected
     assert [f.value for f in mem.active("alice_role", valid_at=at)] == (
         [expected] if expected else [])
     related = mem.recall_related("what was Alice's role?", hops=1, valid_at=at)
     assert hop_roles(related) == ([expected] if expected else [])
-    hood = mem.neighbourhood("organisation", "Acme", hops=2, valid_at=at)
+    hood = mem.entities.neighbourhood("organisation", "Acme", hops=2, valid_at=at)
     assert hop_roles(hood) == ([expected] if expected else [])
 
 
 def test_entity_history_walks_the_chain_oldest_first(chain: Chain) -> None:
-    history = chain.mem.entity_history("person", "Alice", "role")
+    history = chain.mem.entities.history("person", "Alice", "role")
     assert [(e.value, e.status) for e in history.entries] == [
         ("COO", "SUPERSEDED"), ("CEO", "SUPERSEDED"), ("CTO", "ACTIVE")]
     facts = [e.fact for e in history.entries]
@@ -108,7 +108,7 @@ def test_entity_history_walks_the_chain_oldest_first(chain: Chain) -> None:
 
 def test_history_is_a_sequence_of_its_entries(chain: Chain) -> None:
     for history in (chain.mem.history("alice_role"),
-                    chain.mem.entity_history("person", "Alice", "role")):
+                    chain.mem.entities.history("person", "Alice", "role")):
         assert [e.value for e in history] == list(ROLES)
         assert len(history) == 3
         assert history[0].value == "COO" and history[-1].value == "CTO"
@@ -127,7 +127,7 @@ def test_history_is_a_sequence_of_its_entries(chain: Chain) -> None:
 
 
 def test_retired_edges_keep_their_validity_window(chain: Chain) -> None:
-    view = chain.mem.entity("person", "Alice", valid_at=BEGAN[1] + DAY)
+    view = chain.mem.entities.get("person", "Alice", valid_at=BEGAN[1] + DAY)
     [link] = [link for link in view.links if link.outgoing]
     assert (link.other.name, link.fact.valid_from, link.fact.valid_to) == (
         "CEO", BEGAN[1], BEGAN[2])
@@ -142,7 +142,7 @@ def test_as_of_and_valid_at_need_a_timezone(chain: Chain) -> None:
 
     naive = datetime(2024, 1, 1)
     with pytest.raises(InvalidInput, match="timezone"):
-        chain.mem.entity("person", "Alice", as_of=naive)
+        chain.mem.entities.get("person", "Alice", as_of=naive)
     with pytest.raises(InvalidInput, match="timezone"):
         chain.mem.recall_related(entities=[("person", "Alice")], valid_at=naive)
 
@@ -159,4 +159,4 @@ def test_reads_return_the_stored_instants_as_aware_utc(chain: Chain) -> None:
     assert BEGAN[1] in {f.valid_from for f in reads}
     first = chain.mem.history(subject).entries[0].fact
     assert chain.recorded[0] < first.recorded_at <= chain.recorded[1]  # type: ignore[operator]
-    assert chain.mem.fact(first.id) == first
+    assert chain.mem.records.fact(first.id) == first

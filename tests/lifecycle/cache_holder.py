@@ -42,7 +42,7 @@ def main() -> None:
     mem = GraphMem(space, runtime=runtime)
     mem.recall(question)  # ranked (a small GRAPHMEM_RECALL_CONTEXT): vectors, the question
     check_mirror(runtime, space)  # decrypts the space's mirror facts
-    mem.receipt(receipt_id)  # decrypts a stored receipt
+    mem.records.receipt(receipt_id)  # decrypts a stored receipt
     for _ in restore.events(runtime, [space]):  # decrypts the space's events
         pass
     report(runtime)

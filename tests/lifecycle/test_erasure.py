@@ -59,23 +59,23 @@ def history(mem: GraphMem) -> dict[str, str]:
 def test_delete_by_fact_id_erases_it_everywhere(make: Make, mirror_runtime: Runtime) -> None:
     mem = make()
     ids = history(mem)
-    mem.drain()
-    assert SECRET in "".join(event_texts(mirror_runtime, mem.key))
-    assert mirrored(mirror_runtime, mem.key)[ids["secret"]][1] == SECRET
+    mem.records.drain()
+    assert SECRET in "".join(event_texts(mirror_runtime, mem.space.key))
+    assert mirrored(mirror_runtime, mem.space.key)[ids["secret"]][1] == SECRET
     assert mirror_runtime.mirror.cipher.cached > 0
-    receipt = mem.delete(fact_id=ids["secret"])
+    receipt = mem.erasure.delete(fact_id=ids["secret"])
     assert mirror_runtime.mirror.cipher.cached == 0, "hard deletes clear the decrypt cache"
     body = receipt["receipt"]
     assert (body["kind"], body["scope"], body["facts"], body["mirror"]) == (
         "erasure", "fact", 1, "erased")
     assert body["fact_ids"] == [ids["secret"]]
-    assert verify_receipt(receipt, mem.export_public_key())
-    assert ids["secret"] not in graph_facts(mirror_runtime, mem.key)
-    assert {ids["next"], ids["kept"]} <= set(graph_facts(mirror_runtime, mem.key))
-    assert ids["secret"] not in mirrored(mirror_runtime, mem.key)
-    assert not any(SECRET in text for text in event_texts(mirror_runtime, mem.key))
-    assert check_mirror(mirror_runtime, mem.key) == []
-    rows = mem.audit_log(limit=5, operation="delete")
+    assert verify_receipt(receipt, mem.records.export_public_key())
+    assert ids["secret"] not in graph_facts(mirror_runtime, mem.space.key)
+    assert {ids["next"], ids["kept"]} <= set(graph_facts(mirror_runtime, mem.space.key))
+    assert ids["secret"] not in mirrored(mirror_runtime, mem.space.key)
+    assert not any(SECRET in text for text in event_texts(mirror_runtime, mem.space.key))
+    assert check_mirror(mirror_runtime, mem.space.key) == []
+    rows = mem.records.audit_log(limit=5, operation="delete")
     assert rows[0].outcome == "ok"
     detail = json.loads(rows[0].detail)
     rewritten = detail.pop("rewritten")
@@ -83,13 +83,13 @@ def test_delete_by_fact_id_erases_it_everywhere(make: Make, mirror_runtime: Runt
     assert detail == {"event": body["event_id"], "facts": 1, "kind": "erase", "scope": "fact",
                       "all": False}
     stored = {str(r[0]): event_log.row_digest(tuple(r)) for r in mirror_runtime.store.query(
-        f"SELECT {event_log.COLUMNS} FROM events WHERE space = ?", (mem.key,))}  # noqa: S608
+        f"SELECT {event_log.COLUMNS} FROM events WHERE space = ?", (mem.space.key,))}  # noqa: S608
     assert rewritten and all(stored[e] == d for e, d in rewritten.items()), (
         "the events it rewrote, with the digests of their rows now")
-    assert not any(SECRET in r.detail for r in mem.audit_log(limit=100))
-    assert mem.verify_audit().ok
+    assert not any(SECRET in r.detail for r in mem.records.audit_log(limit=100))
+    assert mem.records.verify_audit().ok
     with pytest.raises(NotFound):
-        mem.delete(fact_id=ids["secret"])
+        mem.erasure.delete(fact_id=ids["secret"])
 
 
 def test_erasure_takes_the_tombstones_that_name_the_value(make: Make,
@@ -97,55 +97,55 @@ def test_erasure_takes_the_tombstones_that_name_the_value(make: Make,
     mem = make()
     kept = mem.remember_facts([{"subject": "tool", "value": "Redis", "confidence": 0.9}],
                               source="ops")[0].fact_id
-    mem.forget_facts([{"subject": "tool", "value": "Redis", "confidence": 0.9}], source="ops")
-    values = {f["value"] for f in graph_facts(mirror_runtime, mem.key).values()}
+    mem.forget(facts=[{"subject": "tool", "value": "Redis", "confidence": 0.9}], source="ops")
+    values = {f["value"] for f in graph_facts(mirror_runtime, mem.space.key).values()}
     assert "(retracted: Redis)" in values
-    receipt = mem.delete(fact_id=kept)
+    receipt = mem.erasure.delete(fact_id=kept)
     assert receipt["receipt"]["facts"] == 2
-    assert graph_facts(mirror_runtime, mem.key) == {}
-    assert mirrored(mirror_runtime, mem.key) == {}
+    assert graph_facts(mirror_runtime, mem.space.key) == {}
+    assert mirrored(mirror_runtime, mem.space.key) == {}
 
 
 def test_delete_by_subject_keeps_the_other_subjects(make: Make,
                                                     mirror_runtime: Runtime) -> None:
     mem = make()
     ids = history(mem)
-    receipt = mem.delete(subject="City")
+    receipt = mem.erasure.delete(subject="City")
     assert receipt["receipt"]["facts"] == 2
-    assert set(graph_facts(mirror_runtime, mem.key)) == {ids["kept"]}
-    assert set(mirrored(mirror_runtime, mem.key)) == {ids["kept"]}
+    assert set(graph_facts(mirror_runtime, mem.space.key)) == {ids["kept"]}
+    assert set(mirrored(mirror_runtime, mem.space.key)) == {ids["kept"]}
     assert mem.history("city").entries == ()
     assert [f.value for f in mem.active("plan")] == ["pro"]
-    assert check_mirror(mirror_runtime, mem.key) == []
-    assert mem.delete(subject="nothing_here")["receipt"]["facts"] == 0
+    assert check_mirror(mirror_runtime, mem.space.key) == []
+    assert mem.erasure.delete(subject="nothing_here")["receipt"]["facts"] == 0
     with pytest.raises(InvalidInput):
-        mem.delete()
+        mem.erasure.delete()
 
 
 def test_delete_all_empties_the_space_in_both_stores(make: Make,
                                                      mirror_runtime: Runtime) -> None:
     mem, other = make(), make()
     history(mem)
-    mem.set_reconcile_policy("REVIEW")
+    mem.review.set_reconcile_policy("REVIEW")
     mem.remember_facts([{"subject": "plan", "value": "free", "confidence": 0.9}],
                        source="sales")
-    assert graph_count(mirror_runtime, mem.key, "Conflict") == 1
-    assert graph_count(mirror_runtime, mem.key, "Entity") > 0
+    assert graph_count(mirror_runtime, mem.space.key, "Conflict") == 1
+    assert graph_count(mirror_runtime, mem.space.key, "Entity") > 0
     other.remember_facts([{"subject": "city", "value": SECRET}])
-    receipt = mem.delete_all()
+    receipt = mem.erasure.delete_all()
     assert receipt["receipt"]["scope"] == "space"
-    assert graph_facts(mirror_runtime, mem.key) == {}
+    assert graph_facts(mirror_runtime, mem.space.key) == {}
     for label in ("Conflict", "Entity"):
-        assert graph_count(mirror_runtime, mem.key, label) == 0
-    assert graph_count(mirror_runtime, mem.key, "Outbox") == 1, "only the erase entry"
-    assert mirrored(mirror_runtime, mem.key) == {}
-    texts = event_texts(mirror_runtime, mem.key)
+        assert graph_count(mirror_runtime, mem.space.key, label) == 0
+    assert graph_count(mirror_runtime, mem.space.key, "Outbox") == 1, "only the erase entry"
+    assert mirrored(mirror_runtime, mem.space.key) == {}
+    texts = event_texts(mirror_runtime, mem.space.key)
     assert len(texts) == 1 and json.loads(texts[0])["all"] is True
     assert [f.value for f in other.active()] == [SECRET], "other spaces are untouched"
-    assert check_mirror(mirror_runtime, mem.key) == []
+    assert check_mirror(mirror_runtime, mem.space.key) == []
     mem.remember_facts([{"subject": "city", "value": "Oslo"}])
-    mem.drain()
-    assert [v for _, v in mirrored(mirror_runtime, mem.key).values()] == ["Oslo"]
+    mem.records.drain()
+    assert [v for _, v in mirrored(mirror_runtime, mem.space.key).values()] == ["Oslo"]
 
 
 def test_a_space_too_large_for_one_transaction_is_erased_a_page_at_a_time(
@@ -155,17 +155,17 @@ def test_a_space_too_large_for_one_transaction_is_erased_a_page_at_a_time(
     mem.remember_facts([{"subject": f"service_{i}", "value": f"team {i}", "confidence": 0.9,
                          "head": f"service {i}", "relation": "owned by", "tail": f"team {i}"}
                         for i in range(11)])
-    every = set(graph_facts(mirror_runtime, mem.key))
-    assert len(every) == 14 and graph_count(mirror_runtime, mem.key, "Entity") > 11
-    mem.drain()
-    receipt = erasure.erase(mirror_runtime, mem.key, erasure.Target("space"), page=4)
+    every = set(graph_facts(mirror_runtime, mem.space.key))
+    assert len(every) == 14 and graph_count(mirror_runtime, mem.space.key, "Entity") > 11
+    mem.records.drain()
+    receipt = erasure.erase(mirror_runtime, mem.space.key, erasure.Target("space"), page=4)
     assert receipt["receipt"]["facts"] == 14
     assert set(receipt["receipt"]["fact_ids"]) == every, "the receipt names every page"
-    assert graph_facts(mirror_runtime, mem.key) == {}
-    assert graph_count(mirror_runtime, mem.key, "Entity") == 0
-    mem.drain()
-    assert mirrored(mirror_runtime, mem.key) == {}
-    assert check_mirror(mirror_runtime, mem.key) == []
+    assert graph_facts(mirror_runtime, mem.space.key) == {}
+    assert graph_count(mirror_runtime, mem.space.key, "Entity") == 0
+    mem.records.drain()
+    assert mirrored(mirror_runtime, mem.space.key) == {}
+    assert check_mirror(mirror_runtime, mem.space.key) == []
 
 
 def test_erasure_leaves_no_trace_in_the_stored_bytes(make: Make,
@@ -173,21 +173,21 @@ def test_erasure_leaves_no_trace_in_the_stored_bytes(make: Make,
     """Not even the ciphertext: SQLite overwrites deleted cells (secure_delete)."""
     mem = make()
     ids = history(mem)
-    mem.record_decision("visit", ["city"])
-    mem.drain()
+    mem.records.record_decision("visit", ["city"])
+    mem.records.drain()
     store = mirror_runtime.store
     sealed = [r[0] for r in store.query("SELECT value FROM mirror_facts WHERE id = ?",
                                         (ids["secret"],))]
     sealed += [r[0] for r in store.query("SELECT snapshot FROM decisions WHERE space = ?",
-                                         (mem.key,))]
+                                         (mem.space.key,))]
     cipher = mirror_runtime.mirror.cipher
     sealed += [r[2] for r in store.query("SELECT event_id, kind, payload FROM events"
-                                         " WHERE space = ?", (mem.key,))
-               if SECRET in (cipher.open(r[2], event_binding(r[0], mem.key, r[1])) or "")]
+                                         " WHERE space = ?", (mem.space.key,))
+               if SECRET in (cipher.open(r[2], event_binding(r[0], mem.space.key, r[1])) or "")]
     assert len(sealed) == 3  # the fact's value, the decision snapshot, the event that added it
-    mem.delete(subject="city")
+    mem.erasure.delete(subject="city")
     decisions = store.query("SELECT snapshot, digest FROM decisions WHERE space = ?",
-                            (mem.key,))
+                            (mem.space.key,))
     assert decisions[0][0] is None and decisions[0][1], "the snapshot goes, the digest stays"
     if store.url.startswith("sqlite"):
         with sqlite3.connect(store.url[len("sqlite:///"):]) as conn:
@@ -203,17 +203,17 @@ def test_purge_expired_removes_old_history_only(make: Make, mirror_runtime: Runt
     mem = make()
     ids = history(mem)
     with pytest.raises(InvalidInput, match="no retention period"):
-        mem.purge_expired()
-    assert mem.set_retention(1) == "retention: 1 days"
-    assert mem.purge_expired()["receipt"]["facts"] == 0, "nothing retired long enough ago"
+        mem.erasure.purge_expired()
+    assert mem.erasure.set_retention(1) == "retention: 1 days"
+    assert mem.erasure.purge_expired()["receipt"]["facts"] == 0, "nothing retired long enough ago"
     time.sleep(0.4)
-    assert mem.set_retention(timedelta(milliseconds=300)) == "retention: 3.47222e-06 days"
-    receipt = mem.purge_expired()
+    assert mem.erasure.set_retention(timedelta(milliseconds=300)) == "retention: 3.47222e-06 days"
+    receipt = mem.erasure.purge_expired()
     assert receipt["receipt"]["scope"] == "expired" and receipt["receipt"]["facts"] == 1
-    assert set(graph_facts(mirror_runtime, mem.key)) == {ids["next"], ids["kept"]}
-    assert set(mirrored(mirror_runtime, mem.key)) == {ids["next"], ids["kept"]}
-    assert mem.set_retention(None) == "retention: default"
-    assert mem.purge_expired(30)["receipt"]["facts"] == 0
+    assert set(graph_facts(mirror_runtime, mem.space.key)) == {ids["next"], ids["kept"]}
+    assert set(mirrored(mirror_runtime, mem.space.key)) == {ids["next"], ids["kept"]}
+    assert mem.erasure.set_retention(None) == "retention: default"
+    assert mem.erasure.purge_expired(30)["receipt"]["facts"] == 0
 
 
 def test_subtree_erasure_takes_every_space_of_a_user(make: Make,
@@ -224,17 +224,17 @@ def test_subtree_erasure_takes_every_space_of_a_user(make: Make,
     neighbour = make(f"{tenant}/someone-else/a/r")
     for mem in (first, second, neighbour):
         mem.remember_facts([{"subject": "city", "value": SECRET}])
-    receipt = first.erase_subtree("user")
+    receipt = first.erasure.erase_subtree("user")
     body = receipt["receipt"]
-    assert body["scope"] == "user" and body["spaces"] == sorted([first.key, second.key])
+    assert body["scope"] == "user" and body["spaces"] == sorted([first.space.key, second.space.key])
     assert body["facts"] == 2 and len(body["space_receipts"]) == 2
-    assert verify_receipt(receipt, first.export_public_key())
+    assert verify_receipt(receipt, first.records.export_public_key())
     assert first.active() == [] and second.active() == []
     assert [f.value for f in neighbour.active()] == [SECRET]
-    whole = neighbour.erase_subtree("tenant")
+    whole = neighbour.erasure.erase_subtree("tenant")
     assert whole["receipt"]["scope"] == "tenant"
     assert neighbour.active() == []
-    assert mirrored(mirror_runtime, neighbour.key) == {}
+    assert mirrored(mirror_runtime, neighbour.space.key) == {}
 
 
 def test_nothing_is_erased_while_the_relational_store_is_down(
@@ -245,17 +245,17 @@ def test_nothing_is_erased_while_the_relational_store_is_down(
     mirror_runtime.store = RelationalStore("postgresql://x:y@127.0.0.1:1/none")
     try:
         with pytest.raises(StoreUnavailable):
-            mem.delete(fact_id=ids["secret"])
+            mem.erasure.delete(fact_id=ids["secret"])
     finally:
         mirror_runtime.store.close()
         mirror_runtime.store = real
-    assert ids["secret"] in graph_facts(mirror_runtime, mem.key)
+    assert ids["secret"] in graph_facts(mirror_runtime, mem.space.key)
 
 
 def test_forget_stays_soft_and_keeps_history(make: Make) -> None:
     mem = make()
     mem.remember_facts([{"subject": "tool", "value": "Redis", "confidence": 0.9}], source="o")
-    mem.forget_facts([{"subject": "tool", "value": "Redis", "confidence": 0.9}], source="o")
+    mem.forget(facts=[{"subject": "tool", "value": "Redis", "confidence": 0.9}], source="o")
     assert mem.active("tool") == []
     assert [e.fact.value for e in mem.history("tool").entries] == ["Redis",
                                                                     "(retracted: Redis)"]
@@ -272,7 +272,7 @@ def test_embeddings_go_with_the_fact(embedding_runtime: Runtime) -> None:
             return found is not None and bool(found["e"])
 
     wait_for(embedded, timeout=60)
-    mem.delete(fact_id=fact_id)
+    mem.erasure.delete(fact_id=fact_id)
     with embedding_runtime.graph.session() as s:
         assert s.run("MATCH (f:Fact {id: $id}) RETURN f", id=fact_id).single() is None
         hits = s.run("CALL db.index.vector.queryNodes('fact_embedding', 50, $v)"

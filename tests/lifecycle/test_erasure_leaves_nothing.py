@@ -80,13 +80,13 @@ def fill(runtime: Runtime, tenant: str) -> tuple[list[GraphMem], GraphMem, str]:
                           source="crm")
     pat[1].remember_facts([{"subject": "diagnosis", "value": DIAGNOSIS},
                            {"subject": "pet", "value": "Marmalade the tabby"}])
-    pat[1].forget_facts([{"subject": "pet", "value": "Marmalade the tabby"}])
+    pat[1].forget(facts=[{"subject": "pet", "value": "Marmalade the tabby"}])
     sam.remember_facts([{"subject": "hobby", "value": KEPT}])
-    decision = pat[0].record_decision("send a letter to Pat Quill", ["home_address"])
-    pat[1].attest()
+    decision = pat[0].records.record_decision("send a letter to Pat Quill", ["home_address"])
+    pat[1].records.attest()
     for mem in (*pat, sam):
         assert mem.recall(QUESTION).facts, "ranked, with vectors"
-        mem.drain()
+        mem.records.drain()
     return pat, sam, str(decision["receipt"]["id"])
 
 
@@ -180,8 +180,16 @@ def stored_file_bytes(runtime: Runtime) -> bytes:
 
 
 def transaction_logs(settings: Settings) -> bytes:
+    """Every transaction log file's bytes; a file Neo4j prunes between the listing and the
+    read holds nothing any more."""
     folder = settings.neo4j_dir / "data" / "transactions" / "neo4j"
-    return b"".join(p.read_bytes() for p in sorted(folder.glob("neostore.transaction.db.*")))
+    found = []
+    for path in sorted(folder.glob("neostore.transaction.db.*")):
+        try:
+            found.append(path.read_bytes())
+        except FileNotFoundError:
+            continue
+    return b"".join(found)
 
 
 def caches(runtime: Runtime) -> dict[str, Any]:
@@ -197,16 +205,16 @@ def test_erasing_a_user_leaves_no_copy_in_any_store(stores: Runtime, tmp_path: P
     pat, sam, receipt_id = fill(runtime, f"t-{uuid.uuid4().hex[:10]}")
     erased_ids = {e.fact.id for mem in pat for e in mem.history("home_address")} | {
         f.id for mem in pat for f in mem.active()}
-    other = holder(runtime, pat[0].key, receipt_id, tmp_path)
+    other = holder(runtime, pat[0].space.key, receipt_id, tmp_path)
     try:
         warm = report(other)
-        assert hits(warm["decrypted"]) and warm["vectors"].get(pat[0].key) and hits(
+        assert hits(warm["decrypted"]) and warm["vectors"].get(pat[0].space.key) and hits(
             warm["questions"], (QUESTION,)), "the second process held the values"
         assert hits(caches(runtime)), "so did this one"
         assert hits(graph_text(runtime.graph)) and hits(relational_text(runtime))
         assert ADDRESS.encode() in transaction_logs(settings), "the log holds what was written"
 
-        receipt = pat[0].erase_subtree("user")
+        receipt = pat[0].erasure.erase_subtree("user")
         assert receipt["receipt"]["mirror"] == "erased"
 
         assert other.stdin is not None
@@ -217,8 +225,8 @@ def test_erasing_a_user_leaves_no_copy_in_any_store(stores: Runtime, tmp_path: P
         other.kill()
         other.wait(timeout=30)
     assert after["erasures_seen"], "the second process read the erasure from the log"
-    assert hits(after) == [] and pat[0].key not in after["vectors"], after
-    assert hits(caches(runtime)) == [] and pat[0].key not in caches(runtime)["vectors"]
+    assert hits(after) == [] and pat[0].space.key not in after["vectors"], after
+    assert hits(caches(runtime)) == [] and pat[0].space.key not in caches(runtime)["vectors"]
 
     assert hits(graph_text(runtime.graph)) == []
     vectors = [_vector(fact_text(s, v), 384) for s, v in (("home_address", ADDRESS),

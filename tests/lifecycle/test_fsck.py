@@ -37,8 +37,8 @@ DUPLICATES = "near-duplicate entities (name cosine >= 0.95)"
 
 
 def corrupt(mem: GraphMem, statement: str, **params: Any) -> None:
-    with mem.graph.session() as session:
-        session.run(statement, {"space": mem.key, **params}).consume()
+    with mem.runtime.graph.session() as session:
+        session.run(statement, {"space": mem.space.key, **params}).consume()
 
 
 def failing(report: checks.Report) -> set[str]:
@@ -71,7 +71,7 @@ def history(mem: GraphMem) -> dict[str, str]:
 
 
 def test_a_clean_graph_passes(mem: GraphMem, history: dict[str, str]) -> None:
-    report = mem.fsck(strict=True)
+    report = mem.records.fsck(strict=True)
     assert report.ok and failing(report) == set()
     assert [c.name for c in report.checks] == [SCHEMA, SLOTS, ORPHANS, EDGES, DUPLICATES,
                                                checks.MIRROR]
@@ -81,9 +81,9 @@ def test_a_declared_constraint_missing_from_the_database_fires(
         mem: GraphMem, history: dict[str, str], schema_probe: Probe,
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(nodes, "DECLARED", (*nodes.DECLARED, schema_probe.declaration))
-    assert mem.fsck().ok
+    assert mem.records.fsck().ok
     schema_probe.drop(schema_probe.constraint)
-    report = mem.fsck()
+    report = mem.records.fsck()
     assert not report.ok and failing(report) == {SCHEMA}
     assert f"missing uniqueness constraint on :{schema_probe.label}(id)" in str(
         report.check(SCHEMA))
@@ -92,7 +92,7 @@ def test_a_declared_constraint_missing_from_the_database_fires(
 def test_two_active_values_on_a_single_valued_slot_fire(mem: GraphMem,
                                                         history: dict[str, str]) -> None:
     corrupt(mem, REVIVE, id=history["old_db"])
-    report = mem.fsck()
+    report = mem.records.fsck()
     assert not report.ok and failing(report) == {SLOTS}
     assert "db (global): 2 ACTIVE facts" in str(report)
 
@@ -100,7 +100,7 @@ def test_two_active_values_on_a_single_valued_slot_fire(mem: GraphMem,
 def test_a_superseded_fact_with_no_successor_fires(mem: GraphMem,
                                                    history: dict[str, str]) -> None:
     corrupt(mem, CUT_CHAIN, id=history["old_db"])
-    report = mem.fsck()
+    report = mem.records.fsck()
     assert not report.ok and failing(report) == {ORPHANS}
     assert f"#{history['old_db']} db = MySQL" in str(report.check(ORPHANS))
 
@@ -108,36 +108,36 @@ def test_a_superseded_fact_with_no_successor_fires(mem: GraphMem,
 def test_an_edge_disagreeing_with_its_fact_fires(mem: GraphMem,
                                                  history: dict[str, str]) -> None:
     corrupt(mem, EDGE_STATUS, id=history["old_job"])
-    report = mem.fsck()
+    report = mem.records.fsck()
     assert failing(report) == {EDGES}
     assert "edge ACTIVE, fact" in str(report) and "SUPERSEDED" in str(report.check(EDGES))
 
 
 def test_a_missing_edge_or_about_fires(mem: GraphMem, history: dict[str, str]) -> None:
     corrupt(mem, DROP_EDGE, id=history["live_edge"])
-    assert "projection edge missing" in str(mem.fsck().check(EDGES))
+    assert "projection edge missing" in str(mem.records.fsck().check(EDGES))
     corrupt(mem, DROP_ABOUT, id=history["live_edge"])
-    assert "no ABOUT edge" in str(mem.fsck().check(EDGES))
-    mem.rebuild_projection()
-    assert mem.fsck().ok
+    assert "no ABOUT edge" in str(mem.records.fsck().check(EDGES))
+    mem.entities.rebuild_projection()
+    assert mem.records.fsck().ok
 
 
 def test_near_duplicate_entities_are_reported_not_merged(mem: GraphMem,
                                                          history: dict[str, str]) -> None:
-    mem.create_entity("organisation", "Acme Corp")
-    mem.create_entity("product", "acme corp")
-    report = mem.fsck()
+    mem.entities.create("organisation", "Acme Corp")
+    mem.entities.create("product", "acme corp")
+    report = mem.records.fsck()
     dupes = report.check(DUPLICATES)
     assert report.ok, "candidates only: they fail the run under strict"
     assert "Acme Corp (organisation) ~ acme corp (product)" in str(dupes)
-    assert not mem.fsck(strict=True).ok
-    assert {e.key for e in mem.entities()} >= {"organisation:acme corp", "product:acme corp"}
+    assert not mem.records.fsck(strict=True).ok
+    assert {e.key for e in mem.entities.all()} >= {"organisation:acme corp", "product:acme corp"}
 
 
 def test_the_mirror_check_fires_when_the_graph_was_changed_behind_its_back(
         mem: GraphMem, history: dict[str, str]) -> None:
     corrupt(mem, REVIVE, id=history["old_db"])
-    mirror = mem.fsck().check(checks.MIRROR)
+    mirror = mem.records.fsck().check(checks.MIRROR)
     assert not mirror.ok and history["old_db"] in str(mirror)
 
 
@@ -159,17 +159,17 @@ def test_the_models_own_constraint_and_index_dropped_on_a_private_server_fire(
     dropped = ("fact_id", "fact_slot")
     mem = GraphMem(isolation.tenant(), runtime=runtime)
     try:
-        assert mem.fsck().check(SCHEMA).ok
+        assert mem.records.fsck().check(SCHEMA).ok
         with runtime.graph.session() as session:
             session.run("DROP CONSTRAINT fact_id").consume()
             session.run("DROP INDEX fact_slot").consume()
-        report = mem.fsck()
+        report = mem.records.fsck()
         assert not report.ok and failing(report) == {SCHEMA}
         assert report.check(SCHEMA).problems == (
             "missing range index on :Fact(space, subject, scope, status)",
             "missing uniqueness constraint on :Fact(id)")
         reinstall(runtime, dropped)
-        assert mem.fsck().check(SCHEMA).ok
+        assert mem.records.fsck().check(SCHEMA).ok
     finally:
         reinstall(runtime, dropped)
         mem.close()
@@ -179,18 +179,18 @@ def test_the_models_own_constraint_and_index_dropped_on_a_private_server_fire(
 # ---- the command line ------------------------------------------------------------------------
 @pytest.fixture
 def cli_env(mem: GraphMem, tmp_path: Path) -> Iterator[dict[str, str]]:
-    yield {"GRAPHMEM_DATABASE_URL": mem.settings.relational_url,
-           "GRAPHMEM_HOME": str(mem.settings.home)}
+    yield {"GRAPHMEM_DATABASE_URL": mem.runtime.settings.relational_url,
+           "GRAPHMEM_HOME": str(mem.runtime.settings.home)}
 
 
 def test_cli_fsck_exits_non_zero_on_a_problem(mem: GraphMem, history: dict[str, str],
                                               cli_env: dict[str, str]) -> None:
     runner = CliRunner()
-    clean = runner.invoke(app, ["fsck", "--space", mem.key], env=cli_env)
+    clean = runner.invoke(app, ["fsck", "--space", mem.space.key], env=cli_env)
     assert clean.exit_code == 0, clean.output
-    assert f"space {mem.key}:" in clean.output and "FAIL" not in clean.output
+    assert f"space {mem.space.key}:" in clean.output and "FAIL" not in clean.output
     corrupt(mem, CUT_CHAIN, id=history["old_db"])
-    broken = runner.invoke(app, ["fsck", "--space", mem.key], env=cli_env)
+    broken = runner.invoke(app, ["fsck", "--space", mem.space.key], env=cli_env)
     assert broken.exit_code == 1 and f"FAIL  {ORPHANS}: 1 problem(s)" in broken.output
 
 
@@ -199,7 +199,7 @@ def test_cli_fsck_names_a_missing_declared_index(
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(nodes, "DECLARED", (*nodes.DECLARED, schema_probe.declaration))
     schema_probe.drop(schema_probe.index)
-    result = CliRunner().invoke(app, ["fsck", "--space", mem.key], env=cli_env)
+    result = CliRunner().invoke(app, ["fsck", "--space", mem.space.key], env=cli_env)
     assert result.exit_code == 1, result.output
     assert f"FAIL  {SCHEMA}: 1 problem(s)" in result.output
     assert f"missing range index on :{schema_probe.label}(space, key)" in result.output
@@ -209,8 +209,8 @@ def test_cli_graph_rebuild_and_sweep(mem: GraphMem, history: dict[str, str],
                                      cli_env: dict[str, str]) -> None:
     corrupt(mem, DROP_EDGE, id=history["live_edge"])
     runner = CliRunner()
-    rebuilt = runner.invoke(app, ["graph", "rebuild", "--space", mem.key], env=cli_env)
+    rebuilt = runner.invoke(app, ["graph", "rebuild", "--space", mem.space.key], env=cli_env)
     assert rebuilt.exit_code == 0 and "projection rebuilt from 3 fact(s)" in rebuilt.output
-    swept = runner.invoke(app, ["graph", "sweep", "--space", mem.key], env=cli_env)
+    swept = runner.invoke(app, ["graph", "sweep", "--space", mem.space.key], env=cli_env)
     assert swept.exit_code == 0 and "0 placeholder(s) attached" in swept.output
-    assert mem.fsck().ok
+    assert mem.records.fsck().ok

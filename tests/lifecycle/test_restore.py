@@ -38,26 +38,26 @@ def build_history(mem: GraphMem, other: GraphMem) -> None:
     mem.remember_facts([{"subject": "stack", "value": "Zustand", "confidence": SURE,
                          "action": "SUPERSEDE", "head": "web app", "relation": "uses",
                          "tail": "Zustand"}], source="alice")
-    mem.forget_facts([{"subject": "tools", "value": "Sentry", "confidence": SURE}],
+    mem.forget(facts=[{"subject": "tools", "value": "Sentry", "confidence": SURE}],
                      source="alice")
     mem.remember_facts([{"subject": "db", "value": "Postgres 16", "action": "REFINE",
                          "confidence": SURE}], source="alice")
     mem.remember_facts([{"subject": "launched", "value": "beta", "kind": "event",
                          "time_ref": "past", "confidence": SURE}], source="alice")
-    mem.set_reconcile_policy("REVIEW")
+    mem.review.set_reconcile_policy("REVIEW")
     held = mem.remember_facts([{"subject": "owner", "value": "bob", "confidence": SURE}],
                               source="sales")[0]
     rival = mem.remember_facts([{"subject": "owner", "value": "carol", "confidence": SURE}],
                                source="hr")[0]
     assert held.conflict_id is None and rival.conflict_id is not None
-    mem.resolve_conflict(rival.conflict_id, rival.fact_id or "", note="hr is right")
+    mem.review.resolve_conflict(rival.conflict_id, rival.fact_id or "", note="hr is right")
     flagged = mem.remember_facts([{"subject": "db", "value": "MySQL", "confidence": 0.4}],
                                  source="alice")[0]
     assert flagged.conflict_id is not None
-    mem.dismiss_conflict(flagged.conflict_id, note="both hold")
+    mem.review.dismiss_conflict(flagged.conflict_id, note="both hold")
     doomed = mem.remember_facts([{"subject": "pin", "value": "1234", "confidence": SURE}],
                                 source="alice")[0]
-    mem.delete(fact_id=doomed.fact_id)
+    mem.erasure.delete(fact_id=doomed.fact_id)
     other.remember_facts([{"subject": "plan", "value": "pro"}])
     other.remember_facts([{"subject": "plan", "value": "free", "confidence": SURE}])
     entity_events(mem)
@@ -68,23 +68,23 @@ def entity_events(mem: GraphMem) -> None:
     mem.remember_facts([{"subject": "vendor", "value": "Initech", "confidence": SURE,
                          "head": "web app", "relation": "bought from", "tail": "Initech"}],
                        source="alice")  # no typed Initech yet: a placeholder
-    mem.create_entity("company", "Initech")
-    mem.create_entity("person", "Dana Scully")  # seeded, no fact mentions her
-    swept = mem.sweep_placeholders()
+    mem.entities.create("company", "Initech")
+    mem.entities.create("person", "Dana Scully")  # seeded, no fact mentions her
+    swept = mem.entities.sweep_placeholders()
     assert ("unknown:initech", "organisation:initech") in swept.attached
     mem.remember_facts([{"subject": "region", "value": "eu-west", "confidence": SURE,
                          "head": "web app", "relation": "runs in", "tail": "eu-west"}],
                        source="alice")
-    rebuilt = mem.rebuild_projection()
+    rebuilt = mem.entities.rebuild_projection()
     assert rebuilt.removed_about > 0 and rebuilt.facts > 0
 
 
 def test_restore_rebuilds_what_the_graph_held(make: Make, mirror_runtime: Runtime) -> None:
     mem, other = make(), make()
     build_history(mem, other)
-    spaces = sorted([mem.key, other.key])
-    mem.drain()
-    other.drain()
+    spaces = sorted([mem.space.key, other.space.key])
+    mem.records.drain()
+    other.records.drain()
     before = snapshot(mirror_runtime.graph, spaces)
     assert len(before["facts"]) >= 10 and before["conflicts"] and before["projection"]
     wipe(mirror_runtime.graph, spaces)
@@ -95,12 +95,12 @@ def test_restore_rebuilds_what_the_graph_held(make: Make, mirror_runtime: Runtim
     for part in before:
         assert after[part] == before[part], part
     with pytest.raises(GraphNotEmpty, match="already holds"):
-        restore(mirror_runtime, [mem.key], embed=False)
+        restore(mirror_runtime, [mem.space.key], embed=False)
     # the restored graph takes new writes, and the mirror follows them
     mem.remember_facts([{"subject": "stack", "value": "Jotai", "confidence": SURE}],
                        source="alice")
-    mem.drain()
-    assert check_mirror(mirror_runtime, mem.key) == []
+    mem.records.drain()
+    assert check_mirror(mirror_runtime, mem.space.key) == []
 
 
 @pytest.mark.slow
@@ -112,9 +112,9 @@ def test_cli_restores_an_empty_database(private_neo4j: Settings) -> None:
         tenant = isolation.tenant("restore")
         mem, other = (GraphMem(f"{tenant}/{u}/a/r", runtime=runtime) for u in ("u1", "u2"))
         build_history(mem, other)
-        mem.drain()
-        other.drain()
-        spaces = [mem.key, other.key]
+        mem.records.drain()
+        other.records.drain()
+        spaces = [mem.space.key, other.space.key]
         before = snapshot(runtime.graph, spaces)
         wipe_all(runtime.graph)
     finally:

@@ -44,9 +44,9 @@ def test_an_export_as_of_an_instant_holds_memory_as_it_was_then(make_mem: Make,
         ("plan", "Free", "SUPERSEDED"), ("plan", "Pro", "ACTIVE"), ("seats", "5", "ACTIVE")]
     assert lines[0]["as_of"] == middle.isoformat()
     path = tmp_path / "then.jsonl"
-    source.export(path, as_of=middle)
+    source.transfer.export(path, as_of=middle)
     copy = make_mem(f"{tenant}/copy/a/r")
-    copy.import_memory(path)
+    copy.transfer.import_memory(path)
     assert sorted((f.subject, f.value) for f in copy.active()) == sorted(
         (f.subject, f.value) for f in source.active(as_of=middle))
 
@@ -58,9 +58,9 @@ def test_an_erased_users_data_never_appears_in_a_tenant_export(make_mem: Make) -
     alice.remember_facts([{"subject": "city", "value": "Kilimanjaro-4471", "confidence": 0.9,
                            "head": "alice-7741", "relation": "lives in",
                            "tail": "Kilimanjaro-4471"}])
-    alice.record_decision("book a flight", ["city"])
+    alice.records.record_decision("book a flight", ["city"])
     bob.remember_facts([{"subject": "city", "value": "Oslo", "confidence": 0.9}])
-    alice.erase_subtree("user")
+    alice.erasure.erase_subtree("user")
     text = "\n".join(json.dumps(r) for r in export_lines(bob, tenant=True))
     assert "Oslo" in text
     assert "alice-7741" not in text and "Kilimanjaro-4471" not in text
@@ -70,7 +70,7 @@ def test_sealed_content_is_decrypted_only_for_a_caller_with_verify(make_mem: Mak
     space = f"t-{uuid.uuid4().hex[:12]}/u/a/r"
     owner = make_mem(space)
     owner.remember_facts([{"subject": "db", "value": "Postgres", "confidence": 0.9}])
-    owner.record_decision("migrate billing off MySQL", ["db"])
+    owner.records.record_decision("migrate billing off MySQL", ["db"])
     auditor = make_mem(space, caller=Caller("auditor", frozenset({"read", "verify"})))
     reader = make_mem(space, caller=Caller("reader", frozenset({"read"})))
     opened = [r for r in export_lines(auditor) if r["type"] == "decision"]
@@ -91,8 +91,8 @@ def test_a_tenant_export_imports_into_another_tenant(make_mem: Make, tmp_path: P
         make_mem(f"{tenant}/{user}/a/r").remember_facts([{"subject": "db", "value": value,
                                                           "confidence": 0.9}])
     path = tmp_path / "tenant.jsonl"
-    make_mem(f"{tenant}/ann/a/r").export(path, tenant=True)
-    report = make_mem(f"{other}/default/default/default").import_memory(path, tenant=True)
+    make_mem(f"{tenant}/ann/a/r").transfer.export(path, tenant=True)
+    report = make_mem(f"{other}/default/default/default").transfer.import_memory(path, tenant=True)
     assert sorted(report.spaces) == [f"{other}/ann/a/r", f"{other}/ben/a/r"]
     assert [f.value for f in make_mem(f"{other}/ben/a/r").active()] == ["MySQL"]
 
@@ -104,11 +104,11 @@ def test_a_fact_record_holds_every_stored_value_under_its_own_name(make_mem: Mak
                          "confidence": 0.8}], source="alice", text="billing calls auth",
                        metadata={"channel": "standup"})
     timeline(mem)
-    with mem.graph.session() as session:
+    with mem.runtime.graph.session() as session:
         stored = {row["node"]["id"]: row for row in session.run(
             "MATCH (f:Fact {space: $space}) RETURN properties(f) AS node,"
             " [(f)-[r:SUPERSEDES]->(o) | o.id] AS supersedes,"
-            " [(f)-[r:RETRACTS]->(o) | o.id] AS retracts", space=mem.key)}
+            " [(f)-[r:RETRACTS]->(o) | o.id] AS retracts", space=mem.space.key)}
     facts = [r for r in export_lines(mem) if r["type"] == "fact"]
     assert {r["id"] for r in facts} == set(stored)
     assert any(r["supersedes"] for r in facts) and any(r["head_type"] for r in facts)

@@ -18,8 +18,8 @@ FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def by_origin(mem: GraphMem, key: str) -> dict[object, object]:
-    facts = [*mem.active(), *mem.flagged(),
-             *(e.fact for s in {f.subject for f in mem.list_memories().retired}
+    facts = [*mem.active(), *mem.review.flagged(),
+             *(e.fact for s in {f.subject for f in mem.records.list_memories().retired}
                for e in mem.history(s))]
     found = {}
     for subject in {f.subject for f in facts}:
@@ -32,7 +32,7 @@ def test_the_real_vayl_export_imports_with_every_fact_accounted_for(make_mem: Ma
     path = FIXTURES / "vayl_export.json"
     exported = json.loads(path.read_text())
     mem = make_mem()
-    report = mem.import_memory(path)
+    report = mem.transfer.import_memory(path)
     assert (report.mode, report.format, report.records) == ("replay", "vayl", exported["count"])
     facts = by_origin(mem, "vayl_id")
     for record in exported["records"]:
@@ -47,13 +47,13 @@ def test_the_real_vayl_export_imports_with_every_fact_accounted_for(make_mem: Ma
     for said in ("times", "sentences", "1 decision", "10 audit entries"):
         assert said in notes, notes
     assert facts[3].source == "alice" and facts[1].source == ""  # from the decision snapshot
-    assert mem.import_memory(path).already
+    assert mem.transfer.import_memory(path).already
 
 
 def test_a_mem0_get_all_imports_each_memory_at_its_time(make_mem: Make) -> None:
     path = FIXTURES / "mem0_get_all.json"
     mem = make_mem()
-    report = mem.import_memory(path)
+    report = mem.transfer.import_memory(path)
     assert (report.format, report.records, report.written) == ("mem0", 4, {"facts": 4})
     memories = {f.value: f for f in mem.active()}
     paris = memories["Is travelling to Paris in May"]
@@ -78,7 +78,7 @@ def test_a_jsonl_of_values_imports_and_reports_other_fields(make_mem: Make,
             {"subject": "plan", "value": "Team", "time": "2024-02-01", "source": "crm"}]
     path.write_text("".join(json.dumps(r) + "\n" for r in rows))
     mem = make_mem()
-    report = mem.import_memory(path)
+    report = mem.transfer.import_memory(path)
     assert report.format == "jsonl" and report.unmapped == (
         "column 'tier' not imported (1 row of 3 had it)",)
     assert [e.value for e in mem.history("plan", scope="global")] == ["Free", "Team"]
@@ -91,7 +91,7 @@ def test_a_bad_row_stops_the_import_before_anything_is_written(make_mem: Make,
     path.write_text("subject,value,time\nplan,Free,2024-01-01\nplan,Pro,next week\n")
     mem = make_mem()
     with pytest.raises(InvalidInput, match="line 3: time 'next week' is not an ISO 8601"):
-        mem.import_memory(path)
+        mem.transfer.import_memory(path)
     assert mem.active() == []
     with pytest.raises(InvalidInput, match="restore takes a graphmem export"):
-        mem.import_memory(path, mode="restore")
+        mem.transfer.import_memory(path, mode="restore")

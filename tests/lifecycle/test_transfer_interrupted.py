@@ -88,9 +88,9 @@ def settled(runtime: Runtime, mem: GraphMem) -> None:
     """What the killed process left in the outbox is drained; the stores agree; the chain
     verifies."""
     mem.active()  # the first use of the space drains what the kill left
-    wait_for(lambda: pending_count(runtime.graph, mem.key)[0] == 0, timeout=60)
-    assert check_mirror(runtime, mem.key) == []
-    assert mem.verify_audit().ok
+    wait_for(lambda: pending_count(runtime.graph, mem.space.key)[0] == 0, timeout=60)
+    assert check_mirror(runtime, mem.space.key) == []
+    assert mem.records.verify_audit().ok
 
 
 def fact_count(runtime: Runtime, space: str) -> int:
@@ -107,7 +107,7 @@ def test_a_killed_restore_run_again_ends_exact(own_store: Runtime, tmp_path: Pat
         source.remember_facts([{"subject": f"s{i:03d}", "value": f"v{round_}-{i}",
                                 "confidence": 0.9} for i in range(SUBJECTS)], source="bulk")
     path = tmp_path / "export.jsonl"
-    source.export(path)
+    source.transfer.export(path)
     lines = [json.loads(line) for line in path.read_text().splitlines()]
     target = f"{tenant}/copy/a/r"
     key = import_id(target, lines[-1]["hash"], "restore")
@@ -155,7 +155,7 @@ def test_two_runs_of_one_import_never_write_it_twice(make_mem: Any, runtime: Run
     source.remember_facts([{"subject": f"s{i}", "value": "v", "confidence": 0.9}
                            for i in range(30)])
     path = tmp_path / "export.jsonl"
-    source.export(path)
+    source.transfer.export(path)
     target = f"{tenant}/copy/a/r"
     trusted = codec.trusted_keys(runtime.mirror.trusted(), None)
     jobs = []
@@ -163,7 +163,7 @@ def test_two_runs_of_one_import_never_write_it_twice(make_mem: Any, runtime: Run
         ids: dict[str, list[str]] = {}
         with path.open() as stream:
             verified = codec.verify(stream, trusted, collect_ids(ids))
-        job = Restore(runtime, None, verified, {source.key: target}, 10,
+        job = Restore(runtime, None, verified, {source.space.key: target}, 10,
                       lambda space, ids: None)
         jobs.append((job, job.plan(ids)))
     first, second = jobs

@@ -55,7 +55,7 @@ def test_a_replayed_csv_lands_in_its_chronology(make_mem: Make, tmp_path: Path) 
     path = tmp_path / "values.csv"
     write_csv(path, rows, seed=11)
     mem = make_mem()
-    report = mem.import_memory(path, batch=120)
+    report = mem.transfer.import_memory(path, batch=120)
     assert (report.mode, report.format, report.records) == ("replay", "csv", 500)
     assert report.written == {"facts": 500} and report.unmapped == ()
     for subject in sorted({r[0] for r in rows}):
@@ -71,7 +71,7 @@ def test_a_replayed_csv_lands_in_its_chronology(make_mem: Make, tmp_path: Path) 
         assert held == truth_at(rows, at), at
         true = {f.subject: f.value for f in mem.active(valid_at=at)}
         assert true == truth_at(rows, at), at
-    assert mem.import_memory(path).already
+    assert mem.transfer.import_memory(path).already
 
 
 def test_a_backdated_value_does_not_supersede_a_newer_one(make_mem: Make) -> None:
@@ -85,7 +85,7 @@ def test_a_backdated_value_does_not_supersede_a_newer_one(make_mem: Make) -> Non
     assert [f.value for f in mem.active("plan")] == ["Pro"]
     assert [f.value for f in mem.active("plan", valid_at=jan + timedelta(days=1))] == ["Free"]
     assert [f.value for f in mem.active("plan", valid_at=jun + timedelta(days=1))] == ["Pro"]
-    archived = mem.fact(older.fact_id or "")
+    archived = mem.records.fact(older.fact_id or "")
     assert (archived.status.value, archived.valid_from, archived.valid_to) == (
         "HISTORICAL", jan, jun)
     newer = mem.remember_facts([{"subject": "plan", "value": "Team", "confidence": 0.9,
@@ -97,7 +97,7 @@ def test_a_backdated_removal_older_than_the_value_removes_nothing(make_mem: Make
     mem = make_mem()
     mem.remember_facts([{"subject": "tool", "value": "Sentry", "confidence": 0.9,
                          "recorded_at": "2024-06-01T00:00:00+00:00"}])
-    gone = mem.forget_facts([{"subject": "tool", "value": "Sentry", "confidence": 0.9,
+    gone = mem.forget(facts=[{"subject": "tool", "value": "Sentry", "confidence": 0.9,
                               "recorded_at": "2024-01-01T00:00:00+00:00"}])[0]
     assert gone.action.value == "SKIP"
     assert [f.value for f in mem.active("tool")] == ["Sentry"]
@@ -110,13 +110,14 @@ def test_time_stamped_writes_need_the_backfill_capability(make_mem: Make) -> Non
             writer.remember_facts([{"subject": "plan", "value": "Pro",
                                     field: "2024-01-01T00:00:00+00:00"}])
     assert writer.active() == []
-    importer = make_mem(space=writer.key, caller=Caller(
+    importer = make_mem(space=writer.space.key, caller=Caller(
         "loader", frozenset({"read", "write", "backfill"})))
     stored = importer.remember_facts([{"subject": "plan", "value": "Pro", "confidence": 0.9,
                                        "recorded_at": "2024-01-01T00:00:00+00:00"}])[0]
-    assert importer.fact(stored.fact_id or "").recorded_at == datetime(2024, 1, 1, tzinfo=UTC)
+    recorded = importer.records.fact(stored.fact_id or "").recorded_at
+    assert recorded == datetime(2024, 1, 1, tzinfo=UTC)
     with pytest.raises(InvalidInput, match="later than now"):
         importer.remember_facts([{"subject": "plan", "value": "Team",
                                   "recorded_at": "2999-01-01T00:00:00+00:00"}])
     with pytest.raises(AccessDenied, match="backfill"):
-        writer.import_memory(__file__)
+        writer.transfer.import_memory(__file__)

@@ -42,9 +42,9 @@ def copy_of(make: Make, tenant: str, tmp_path: Path) -> tuple[GraphMem, GraphMem
     build_space(source)
     lines = export_lines(source)
     path = tmp_path / "export.jsonl"
-    source.export(path)
+    source.transfer.export(path)
     copy = make(f"{tenant}/copy/a/r", slot_schema=CONFIRM_SCHEMA)
-    report = copy.import_memory(path)
+    report = copy.transfer.import_memory(path)
     assert report.mode == "restore" and report.remapped and not report.unmapped, report
     return source, copy, lines
 
@@ -62,7 +62,7 @@ def test_restore_then_export_gives_the_same_records(make_mem: Make, tenant: str,
     assert any(r["revisions"] for r in lines if r["type"] == "fact")
     assert any(r["retracts"] for r in lines if r["type"] == "fact")
     again = export_lines(copy)
-    assert records(again) == as_copied(lines, copy.key)
+    assert records(again) == as_copied(lines, copy.space.key)
 
 
 def test_the_copy_answers_reads_as_the_source_does(make_mem: Make, tenant: str,
@@ -85,12 +85,12 @@ def test_the_copy_answers_reads_as_the_source_does(make_mem: Make, tenant: str,
                                               as_of=at, answer=False)) == paths_view(
             source.recall_related(entities=[("service", "Billing")], hops=3, as_of=at,
                                   answer=False)), at
-    assert [(c.kind, c.status, c.note) for c in copy.conflicts(None)] == [
-        (c.kind, c.status, c.note) for c in source.conflicts(None)]
-    assert [(f.subject, f.value) for f in copy.pending()] == [
-        (f.subject, f.value) for f in source.pending()]
-    assert copy.get_reconcile_policy() == source.get_reconcile_policy()
-    assert {e.key for e in copy.entities()} == {e.key for e in source.entities()}
+    assert [(c.kind, c.status, c.note) for c in copy.review.conflicts(None)] == [
+        (c.kind, c.status, c.note) for c in source.review.conflicts(None)]
+    assert [(f.subject, f.value) for f in copy.review.pending()] == [
+        (f.subject, f.value) for f in source.review.pending()]
+    assert copy.review.get_reconcile_policy() == source.review.get_reconcile_policy()
+    assert {e.key for e in copy.entities.all()} == {e.key for e in source.entities.all()}
 
 
 def test_a_restore_refuses_a_space_that_holds_memory(make_mem: Make, tenant: str,
@@ -98,15 +98,15 @@ def test_a_restore_refuses_a_space_that_holds_memory(make_mem: Make, tenant: str
     source = make_mem(f"{tenant}/source/a/r")
     source.remember_facts([{"subject": "db", "value": "Postgres", "confidence": 0.9}])
     path = tmp_path / "export.jsonl"
-    source.export(path)
+    source.transfer.export(path)
     busy = make_mem(f"{tenant}/busy/a/r")
     busy.remember_facts([{"subject": "db", "value": "MySQL", "confidence": 0.9}])
     with pytest.raises(SpaceNotEmpty, match="only into an empty space"):
-        busy.import_memory(path, mode="restore")
+        busy.transfer.import_memory(path, mode="restore")
     assert [f.value for f in busy.active()] == ["MySQL"]
     again = make_mem(f"{tenant}/copy/a/r")
-    assert again.import_memory(path).written["facts"] == 1
-    assert again.import_memory(path).already  # the same file again: nothing twice
+    assert again.transfer.import_memory(path).written["facts"] == 1
+    assert again.transfer.import_memory(path).already  # the same file again: nothing twice
     assert [f.value for f in again.active()] == ["Postgres"]
 
 
@@ -114,13 +114,13 @@ def test_an_import_is_mirrored_audited_and_rebuilt_from_the_log(
         make: Make, mirror_runtime: Runtime, tmp_path: Path) -> None:
     tenant = f"t-{uuid.uuid4().hex[:12]}"
     source, copy, _ = copy_of(make, tenant, tmp_path)
-    copy.drain()
-    assert check_mirror(mirror_runtime, copy.key) == []
-    assert copy.fsck().ok, str(copy.fsck())
-    rows = copy.audit_log(limit=200, operation="import")
+    copy.records.drain()
+    assert check_mirror(mirror_runtime, copy.space.key) == []
+    assert copy.records.fsck().ok, str(copy.records.fsck())
+    rows = copy.records.audit_log(limit=200, operation="import")
     assert rows and all(r.outcome == "ok" for r in rows)
-    assert copy.verify_audit().ok
-    before = snapshot(mirror_runtime.graph, [copy.key])
-    wipe(mirror_runtime.graph, [copy.key])
-    restore(mirror_runtime, [copy.key], embed=False)
-    assert snapshot(mirror_runtime.graph, [copy.key]) == before
+    assert copy.records.verify_audit().ok
+    before = snapshot(mirror_runtime.graph, [copy.space.key])
+    wipe(mirror_runtime.graph, [copy.space.key])
+    restore(mirror_runtime, [copy.space.key], embed=False)
+    assert snapshot(mirror_runtime.graph, [copy.space.key]) == before

@@ -30,7 +30,7 @@ def exported(make_mem: Make, tmp_path: Path) -> tuple[GraphMem, list[dict[str, A
                            {"subject": "cache", "value": "Redis", "confidence": 0.9}])
     source.remember_facts([{"subject": "db", "value": "MySQL", "confidence": 0.9}])
     path = tmp_path / "export.jsonl"
-    source.export(path)
+    source.transfer.export(path)
     return source, [json.loads(line) for line in path.read_text().splitlines()]
 
 
@@ -57,11 +57,11 @@ def resigned(manifest: dict[str, Any], signer: Signer, **changes: Any) -> dict[s
 
 
 def nothing_written(runtime: Runtime, mem: GraphMem) -> None:
-    assert mem.active() == [] and mem.entities() == [] and mem.conflicts(None) == []
-    assert outbox.pending_count(runtime.graph, mem.key)[0] == 0
+    assert mem.active() == [] and mem.entities.all() == [] and mem.review.conflicts(None) == []
+    assert outbox.pending_count(runtime.graph, mem.space.key)[0] == 0
     with runtime.graph.session() as s:
         assert s.run("MATCH (n) WHERE n.space = $space RETURN count(n) AS n",
-                     space=mem.key).single()["n"] == 0
+                     space=mem.space.key).single()["n"] == 0
 
 
 def fact_line(lines: list[dict[str, Any]]) -> int:
@@ -71,7 +71,7 @@ def fact_line(lines: list[dict[str, Any]]) -> int:
 def refused(make_mem: Make, runtime: Runtime, path: Path, match: str) -> None:
     target = make_mem(f"t-{uuid.uuid4().hex[:12]}/copy/a/r")
     with pytest.raises(TamperedExport, match=match):
-        target.import_memory(path)
+        target.transfer.import_memory(path)
     nothing_written(runtime, target)
 
 
@@ -125,5 +125,5 @@ def test_a_manifest_resigned_with_another_key_is_refused(
     refused(make_mem, runtime, path, f"line {len(lines)} \\(manifest\\): signed by key"
                                      f" '{other.key_id}', which is neither this deployment's")
     elsewhere = make_mem(f"t-{uuid.uuid4().hex[:12]}/copy/a/r")
-    report = elsewhere.import_memory(path, public_key=public_pem(other.public))
+    report = elsewhere.transfer.import_memory(path, public_key=public_pem(other.public))
     assert report.written["facts"] == 3  # the exporter's own key, given: an export made there

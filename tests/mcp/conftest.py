@@ -9,9 +9,7 @@ not a second copy of the local model.
 from __future__ import annotations
 
 import os
-import threading
 from collections.abc import Callable, Iterator
-from typing import Any
 
 import pytest
 
@@ -19,7 +17,7 @@ from graphmem.auth import KeyStore
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
-from support.api_support import PEPPER, Api, start
+from support.api_support import PEPPER, Api, servers
 from support.llm_server import LLMServer
 
 
@@ -49,26 +47,8 @@ def keys(settings: Settings, runtime: Runtime) -> KeyStore:
 @pytest.fixture(scope="session")
 def serve_mcp(settings: Settings, runtime: Runtime) -> Iterator[Callable[..., Api]]:
     """Start (once per set of overrides) `graphmem serve`'s app on a loopback port."""
-    running: dict[tuple[tuple[str, str], ...], Api] = {}
-    threads: list[threading.Thread] = []
-
-    def serve(**overrides: Any) -> Api:
-        ident = tuple(sorted((k, repr(v)) for k, v in overrides.items()))
-        if ident not in running:
-            values = {"api_key_pepper": PEPPER, "rate_per_min": 1_000_000,
-                      "mcp_poll_seconds": 0.2, **overrides}
-            configured = settings.model_copy(update=values)
-            server, thread, base = start(configured)
-            threads.append(thread)
-            running[ident] = Api(base, configured, KeyStore.open(runtime.store, configured),
-                                 server)
-        return running[ident]
-
-    yield serve
-    for api in running.values():
-        api.server.should_exit = True
-    for thread in threads:
-        thread.join(timeout=30)
+    with servers(settings, runtime, mcp_poll_seconds=0.2) as serve:
+        yield serve
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ import pytest
 from graphmem import GraphMem
 from graphmem.mirror import audit
 from graphmem.model import Space
-from graphmem.recall.answer import NO_FACTS
+from graphmem.model.recall import NO_FACTS
 from graphmem.runtime import Runtime
 
 from support.api_support import Api, new_tenant

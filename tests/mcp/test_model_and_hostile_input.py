@@ -162,7 +162,7 @@ def test_a_handshake_client_is_notified_of_changes_to_a_subscribed_space(
         session.run(subscribe_then_write)
         assert seen[0] == uri
         read = session.run(lambda c: c.read_resource(uri))
-        conflict = mem.conflicts("open")[0]
+        conflict = mem.review.conflicts("open")[0]
         assert read.contents[0].text.startswith(f"{conflict.id} [open] ambiguity")
 
 

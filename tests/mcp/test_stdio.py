@@ -100,7 +100,7 @@ def test_remember_recall_history_forget_history_match_the_python_api(
     assert after == str(mem.history("state"))
     assert after.splitlines()[-2:] == ["  2. Zustand [SUPERSEDED]",
                                        "  3. (retracted: Zustand) [HISTORICAL]"]
-    assert session.text("list_memories", {"user_id": u}) == str(mem.list_memories())
+    assert session.text("list_memories", {"user_id": u}) == str(mem.records.list_memories())
 
 
 def test_confirm_gate_round_trip(session: McpSession, runtime: Runtime) -> None:
@@ -116,14 +116,14 @@ def test_confirm_gate_round_trip(session: McpSession, runtime: Runtime) -> None:
         "Stored: [FLAG] active_medication = Warfarin 7.5mg")
 
     check = session.text("check_before_act", {"subjects": ["active_medication"], "user_id": u})
-    assert check == str(mem.check_before_act(["active_medication"]))
+    assert check == str(mem.records.check_before_act(["active_medication"]))
     assert check.startswith("Refused: ")
-    pending = mem.pending()
+    pending = mem.review.pending()
     listed = session.text("pending_changes", {"user_id": u})
     assert listed == f"#{pending[0].id} active_medication = Warfarin 7.5mg (proposed SUPERSEDE)"
 
     applied = session.call("confirm_change", {"fact_id": pending[0].id, "user_id": u})
-    twin_applied = twin.confirm(twin.pending()[0].id)
+    twin_applied = twin.review.confirm(twin.review.pending()[0].id)
     assert text_of(applied) == str(twin_applied) == (
         "Stored: [SUPERSEDE] active_medication = Warfarin 7.5mg")
     assert applied.structured_content is not None
@@ -136,7 +136,7 @@ def test_confirm_gate_round_trip(session: McpSession, runtime: Runtime) -> None:
 
     session.text("remember_facts", {"facts": [fact("active_medication", "Warfarin 10mg",
                                                    action="SUPERSEDE")], "user_id": u})
-    rejected = session.text("reject_change", {"fact_id": mem.pending()[0].id, "user_id": u})
+    rejected = session.text("reject_change", {"fact_id": mem.review.pending()[0].id, "user_id": u})
     assert rejected == "Rejected: [SUPERSEDE] active_medication = Warfarin 10mg"
     assert [f.value for f in mem.active("active_medication")] == ["Warfarin 7.5mg"]
 
@@ -187,23 +187,23 @@ def test_conflicts_are_listed_resolved_and_dismissed_as_the_python_api_does(
         mem, twin = mem_of(runtime, u), mem_of(runtime, twin_user)
         written = session.text("remember_facts", {"facts": both, "user_id": u})
         assert written == "\n".join(str(r) for r in twin.remember_facts(both))
-        conflict, twin_conflict = mem.conflicts("open")[0], twin.conflicts("open")[0]
+        conflict, twin_conflict = mem.review.conflicts("open")[0], twin.review.conflicts("open")[0]
         listed = session.text("list_conflicts", {"user_id": u})
         facts = ", ".join(f"#{f}" for f in conflict.fact_ids)
         assert listed == (f"{conflict.id} [open] ambiguity ({conflict.severity}): {facts}"
                           f" — {conflict.note}")
         if settle == "resolve":
-            winner = next(f for f in mem.flagged() if f.value == "Postgres").id
-            twin_winner = next(f for f in twin.flagged() if f.value == "Postgres").id
+            winner = next(f for f in mem.review.flagged() if f.value == "Postgres").id
+            twin_winner = next(f for f in twin.review.flagged() if f.value == "Postgres").id
             shown = session.text("resolve_conflict", {"conflict_id": conflict.id,
                                                       "winner": winner, "user_id": u})
-            expected = twin.resolve_conflict(twin_conflict.id, twin_winner)
+            expected = twin.review.resolve_conflict(twin_conflict.id, twin_winner)
             assert [f.value for f in mem.active("db")] == ["Postgres"]
             assert shown == str(expected) and shown.endswith("] db = Postgres")
         else:
             shown = session.text("dismiss_conflict", {"conflict_id": conflict.id,
                                                       "note": "per region", "user_id": u})
-            expected = twin.dismiss_conflict(twin_conflict.id, note="per region")
+            expected = twin.review.dismiss_conflict(twin_conflict.id, note="per region")
             assert sorted(f.value for f in mem.active("db")) == ["MySQL", "Postgres"]
             # which held fact the line names follows the facts' (random) ids
             assert {shown, str(expected)} <= {"Stored: [COEXIST] db = MySQL",

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from pydantic import SecretStr
 
-from graphmem.auth import KeyStore, Unauthenticated
+from graphmem.auth import KeyStore
 from graphmem.auth.pepper import PEPPER_FILE, load_pepper
-from graphmem.errors import ConfigError, InvalidInput, NotFound, SchemaOutdated
+from graphmem.errors import ConfigError, InvalidInput, NotFound, SchemaOutdated, Unauthenticated
 from graphmem.mirror.db import RelationalStore
 from graphmem.settings import load_settings
 

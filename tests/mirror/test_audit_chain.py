@@ -12,6 +12,7 @@ from graphmem.mirror import audit, keys
 from graphmem.mirror.audit import AuditEntry
 from graphmem.mirror.db import RelationalStore
 from graphmem.mirror.verify import verify as verify_chain
+from graphmem.model.audit import ChainReport
 from graphmem.settings import Settings, load_settings
 
 pytestmark = pytest.mark.races
@@ -35,7 +36,7 @@ def fill(store: RelationalStore, signer: keys.Signer, n: int = 6) -> None:
 
 
 def verify(store: RelationalStore, signer: keys.Signer, deep: bool = False
-           ) -> audit.ChainReport:
+           ) -> ChainReport:
     keys.register(store, signer)
     return verify_chain(store, keys.trusted_keys(store, signer.public), deep=deep)
 

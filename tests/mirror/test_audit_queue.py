@@ -46,7 +46,7 @@ def idle_worker(monkeypatch: pytest.MonkeyPatch) -> None:
 
 def test_rows_come_out_in_call_order_under_concurrent_threads(make: Make,
                                                                mirror_runtime: Runtime) -> None:
-    space = make().key
+    space = make().space.key
     threads, rounds = 4, 8
     called: dict[str, list[str]] = {}
 
@@ -59,7 +59,7 @@ def test_rows_come_out_in_call_order_under_concurrent_threads(make: Make,
             mem.active(f"s{n}")
             done.append("active")
             with pytest.raises(NotFound):
-                mem.fact("f-missing")
+                mem.records.fact("f-missing")
             done.append("fact")
 
     pool = [threading.Thread(target=work, args=(n,)) for n in range(threads)]
@@ -72,7 +72,7 @@ def test_rows_come_out_in_call_order_under_concurrent_threads(make: Make,
     for name, expected in called.items():
         assert [op for caller, op, _ in rows if caller == name] == expected, name
     assert len(rows) == threads * rounds * 3
-    assert make(space).verify_audit(deep=True).ok
+    assert make(space).records.verify_audit(deep=True).ok
 
 
 def test_many_rows_go_in_one_transaction(make: Make, mirror_runtime: Runtime,
@@ -100,11 +100,11 @@ def test_verify_flushes_what_is_queued(make: Make, mirror_runtime: Runtime,
     for _ in range(3):
         mem.active()
     assert stored_rows(mirror_runtime) == [], "nothing is written in the caller's path"
-    report = mem.verify_audit()
+    report = mem.records.verify_audit()
     assert report.ok and report.rows == 4
     assert [op for _, op, _ in stored_rows(mirror_runtime)] == [
         "remember_facts", "active", "active", "active"]
-    listed = mem.audit_log(limit=10)
+    listed = mem.records.audit_log(limit=10)
     assert [r.operation for r in listed][:2] == ["verify_audit", "active"]
 
 
@@ -113,14 +113,14 @@ def test_a_write_row_names_its_event_and_counts_never_content(make: Make,
     mem = make()
     mem.remember_facts([{"subject": "city", "value": "Tbilisi-secret"},
                         {"subject": "plan", "value": "pro"}])
-    row = mem.audit_log(limit=5, operation="remember_facts")[0]
+    row = mem.records.audit_log(limit=5, operation="remember_facts")[0]
     detail = json.loads(row.detail)
     events = [r[0] for r in mirror_runtime.store.query(
-        "SELECT event_id FROM events WHERE space = ?", (mem.key,))]
+        "SELECT event_id FROM events WHERE space = ?", (mem.space.key,))]
     digest = detail.pop("digest")
     assert detail == {"event": events[0], "kind": "remember", "count": 2}
     assert len(digest) == 64, "the digest of the event's row as stored: no content"
-    assert (row.caller, row.outcome, row.space) == ("local", "ok", mem.key)
+    assert (row.caller, row.outcome, row.space) == ("local", "ok", mem.space.key)
     assert "Tbilisi" not in row.detail
 
 
@@ -132,7 +132,7 @@ def test_close_writes_the_queue(settings: Settings, graph: GraphDriver, relation
         mem.remember_facts([{"subject": "plan", "value": "pro"}])
         mem.active()
         with pytest.raises(NotFound):
-            mem.fact("f-missing")
+            mem.records.fact("f-missing")
         assert stored_rows(runtime) == []
         runtime.mirror.close()
         assert stored_rows(runtime) == [("local", "remember_facts", "ok"),
@@ -172,8 +172,8 @@ def test_a_write_row_survives_a_sigkill_after_the_commit(
     try:
         assert stored_rows(runtime) == [], "the killed process wrote no row itself"
         mem = GraphMem(space, runtime=runtime)
-        mem.drain()  # the restart applies what the crash left, with the write's row
-        rows = mem.audit_log(limit=10)
+        mem.records.drain()  # the restart applies what the crash left, with the write's row
+        rows = mem.records.audit_log(limit=10)
         assert [(r.caller, r.operation, r.outcome) for r in rows] == [
             ("local", "remember_facts", "ok")], "the write's row, not the lost read's"
         write = json.loads(rows[0].detail)
@@ -182,9 +182,10 @@ def test_a_write_row_survives_a_sigkill_after_the_commit(
         assert [write["event"]] == [e[0] for e in events]
         bound = event_binding(events[0][0], space, events[0][2])
         assert fact_id in (runtime.mirror.cipher.open(events[0][1], bound) or "")
-        assert mem.verify_audit(deep=True).ok
-        mem.drain()
-        assert len([r for r in mem.audit_log(limit=50) if r.operation == "remember_facts"]) == 1
+        assert mem.records.verify_audit(deep=True).ok
+        mem.records.drain()
+        rows = mem.records.audit_log(limit=50)
+        assert len([r for r in rows if r.operation == "remember_facts"]) == 1
     finally:
         close_runtime(runtime)
 
@@ -226,12 +227,12 @@ def test_while_the_store_is_down_the_queue_stays_bounded(make: Make, mirror_runt
     finally:
         with store.transaction() as cur:
             cur.execute("ALTER TABLE audit_head_away RENAME TO audit_head")
-    assert mem.verify_audit().ok
-    rows = mem.audit_log(limit=100)
+    assert mem.records.verify_audit().ok
+    rows = mem.records.audit_log(limit=100)
     assert [r.operation for r in rows if r.operation == "remember_facts"] == [
         "remember_facts"], "the write's row rides its outbox entry: never dropped"
     assert rows[-1].operation == "active", "the first read, written before the outage"
-    assert fact_id in (mirrored(mirror_runtime, mem.key))
+    assert fact_id in (mirrored(mirror_runtime, mem.space.key))
 
 
 def test_a_backlog_wider_than_one_read_still_drains(idle_worker: None, settings: Settings,
@@ -247,12 +248,12 @@ def test_a_backlog_wider_than_one_read_still_drains(idle_worker: None, settings:
         for round_ in range(3):
             for mem in mems:  # z (sorts last) writes first
                 mem.remember_facts([{"subject": "s", "value": f"v{round_}", "confidence": 0.9}])
-        assert runtime.mirror.drain([m.key for m in mems]) == 9
+        assert runtime.mirror.drain([m.space.key for m in mems]) == 9
         for mem in mems:
-            held = mirrored(runtime, mem.key).values()
+            held = mirrored(runtime, mem.space.key).values()
             assert sorted(v for _, v in held) == ["v0", "v1", "v2"]
             assert [v for status, v in held if status == "ACTIVE"] == ["v2"], list(held)
             mem.close()
-        assert GraphMem(mems[0].key, runtime=runtime).verify_audit().ok
+        assert GraphMem(mems[0].space.key, runtime=runtime).records.verify_audit().ok
     finally:
         close_runtime(runtime)

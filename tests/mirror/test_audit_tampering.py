@@ -42,7 +42,7 @@ class Written:
                 cur.execute(text, params)
 
     def problems(self, receipt: bool = False) -> list[str]:
-        report = self.acme.verify_audit(receipt=self.receipt if receipt else None)
+        report = self.acme.records.verify_audit(receipt=self.receipt if receipt else None)
         return report.problems
 
     def row_of(self, tenant: str) -> int:
@@ -64,8 +64,8 @@ def written(settings: Settings, graph: GraphDriver, relational_url: str) -> Iter
     assert old_head is not None
     acme.remember_facts([{"subject": "plan", "value": "Enterprise"}])
     globex.history("owner")
-    receipt = acme.attest()
-    report = acme.verify_audit(receipt=receipt)
+    receipt = acme.records.attest()
+    report = acme.records.verify_audit(receipt=receipt)
     assert report.ok, report.problems
     rt.mirror.flush()  # the verify's own row: nothing is queued while the test tampers
     yield Written(rt, acme, globex, receipt, old_head)
@@ -114,9 +114,9 @@ def move_tenant(w: Written) -> None:
 
 def edit_event(w: Written) -> None:
     other = w.runtime.store.query("SELECT payload FROM events WHERE space = ?",
-                                  (w.globex.key,))[0][0]
+                                  (w.globex.space.key,))[0][0]
     w.sql(("UPDATE events SET payload = ? WHERE event_id = (SELECT MIN(event_id) FROM events"
-           " WHERE space = ?)", (other, w.acme.key)),)
+           " WHERE space = ?)", (other, w.acme.space.key)),)
 
 
 TAMPERING: dict[str, tuple[Callable[[Written], None], str]] = {
@@ -157,7 +157,7 @@ def test_a_receipt_alone_finds_a_wiped_or_rolled_back_chain(written: Written,
 def test_restore_refuses_an_event_copied_from_another_space(written: Written) -> None:
     edit_event(written)
     with pytest.raises(restore.TamperedLog, match="was not written there"):
-        for _ in restore.events(written.runtime, [written.acme.key]):
+        for _ in restore.events(written.runtime, [written.acme.space.key]):
             pass
 
 

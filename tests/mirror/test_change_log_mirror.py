@@ -18,15 +18,15 @@ def test_a_cursor_older_than_the_graphs_outbox_reads_the_mirror(
     for value in ("one", "two", "three"):
         mem.remember_facts([{"subject": f"s_{value}", "value": value}])
     log = ChangeLog(mem.runtime)
-    before, _, _ = log.after(mem.key, (0, "", END))
-    mem.drain()
-    floor, kept = outbox.since(mem.graph, mem.key, 0, "", 10)
+    before, _, _ = log.after(mem.space.key, (0, "", END))
+    mem.records.drain()
+    floor, kept = outbox.since(mem.runtime.graph, mem.space.key, 0, "", 10)
     assert floor == 0 and len(kept) == 3
     secret = mem.remember_facts([{"subject": "pin", "value": "4321"}])[0]
-    mem.delete(fact_id=secret.fact_id)  # drops the applied entries, rewrites the mirror's
-    floor, kept = outbox.since(mem.graph, mem.key, 0, "", 10)
+    mem.erasure.delete(fact_id=secret.fact_id)  # drops the applied entries, rewrites the mirror's
+    floor, kept = outbox.since(mem.runtime.graph, mem.space.key, 0, "", 10)
     assert floor > 0 and [e.kind for e in kept] == ["erase"]
-    after, reached, more = log.after(mem.key, before[0].key)
+    after, reached, more = log.after(mem.space.key, before[0].key)
     assert not more and reached > before[-1].key
     assert [(c.channel, c.change, c.value) for c in after] == [
         (FACT_CHANGED, "remembered", "two"), (FACT_CHANGED, "remembered", "three"),

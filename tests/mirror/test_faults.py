@@ -222,10 +222,10 @@ def test_a_writer_killed_at_random_points_loses_and_doubles_nothing(
             "SELECT event_id FROM events WHERE space = ?", (space,))]
         assert sorted(events) == sorted(entries), "each entry applied exactly once"
         assert check_mirror(runtime, space) == []
-        fsck = mem.fsck()  # `graphmem fsck`: the graph's invariants and the mirror
+        fsck = mem.records.fsck()  # `graphmem fsck`: the graph's invariants and the mirror
         assert fsck.ok, str(fsck)
         assert "mirror agrees with the graph" in str(fsck)
-        report = mem.verify_audit(deep=True)
+        report = mem.records.verify_audit(deep=True)
         assert report.ok, report.problems
         written = [json.loads(r[0])["event"] for r in runtime.store.query(
             "SELECT detail FROM audit_log WHERE space = ? AND operation = 'remember_facts'",
@@ -282,8 +282,8 @@ def test_neo4j_stopped_and_started_again(private_neo4j: Settings) -> None:
         wait_for(lambda: client.get("/readyz").status_code == 200, timeout=60)
     later = mem.remember_facts([{"subject": "c", "value": "3"}])[0].fact_id
     assert {f.id for f in mem.active()} == {*acked, later}
-    mem.drain()
-    assert set(mirrored(runtime, mem.key)) == {*acked, later}
+    mem.records.drain()
+    assert set(mirrored(runtime, mem.space.key)) == {*acked, later}
     runtime.close()
 
 
@@ -297,16 +297,16 @@ def test_postgres_going_away_and_coming_back(settings: Settings, graph: GraphDri
         try:
             mem = GraphMem(isolation.space("pg"), runtime=runtime)
             first = mem.remember_facts([{"subject": "a", "value": "1"}])[0].fact_id
-            mem.drain()
+            mem.records.drain()
             proxy.cut()
             ids = [mem.remember_facts([{"subject": f"s{i}", "value": "v"}])[0].fact_id
                    for i in range(5)]
-            assert outbox.pending_count(graph, mem.key)[0] == 5, "the outbox grows"
+            assert outbox.pending_count(graph, mem.space.key)[0] == 5, "the outbox grows"
             assert [f.value for f in mem.active("a")] == ["1"], "reads go on too"
             proxy.restore()
-            wait_for(lambda: outbox.pending_count(graph, mem.key)[0] == 0, timeout=15)
-            assert set(mirrored(runtime, mem.key)) == {first, *ids}
-            assert mem.verify_audit().ok
+            wait_for(lambda: outbox.pending_count(graph, mem.space.key)[0] == 0, timeout=15)
+            assert set(mirrored(runtime, mem.space.key)) == {first, *ids}
+            assert mem.records.verify_audit().ok
             mem.close()
         finally:
             close_runtime(runtime)

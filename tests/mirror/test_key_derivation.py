@@ -48,7 +48,7 @@ def fixed_salt_guess(passphrase: str) -> str:
 
 
 def test_the_published_key_does_not_fall_to_a_precomputed_dictionary(keyed: Runtime) -> None:
-    published = keys.load_public_key(mem(keyed).export_public_key())
+    published = keys.load_public_key(mem(keyed).records.export_public_key())
     table = {fixed_salt_guess(p): p for p in DICTIONARY}  # computed once, for everybody
     assert keys.key_id(published) not in table
     # the same passphrase under another deployment's salt is another key
@@ -65,7 +65,7 @@ def test_a_short_passphrase_is_refused(settings: Settings, graph: GraphDriver,
     runtime = open_runtime(weak, graph)
     try:
         with pytest.raises(ConfigError, match="GRAPHMEM_KEY is too short: use at least 16"):
-            mem(runtime).export_public_key()
+            mem(runtime).records.export_public_key()
     finally:
         close_runtime(runtime)
 

@@ -34,7 +34,7 @@ def test_concurrent_marks_of_the_same_entries_never_deadlock(
     mem = make_mem()
     for i in range(WRITES):
         mem.remember_facts([{"subject": f"slot_{i}", "value": f"value {i}"}])
-    ids = entry_ids(runtime, mem.key)
+    ids = entry_ids(runtime, mem.space.key)
     assert len(ids) == WRITES
     marks = Marks(runtime.graph)
     failures: list[BaseException] = []
@@ -59,7 +59,7 @@ def test_concurrent_marks_of_the_same_entries_never_deadlock(
     assert failures == []
     assert not log.lines, described(log, runtime.graph)
     assert log.retries == 0
-    assert outbox.pending_count(runtime.graph, mem.key)[0] == 0
+    assert outbox.pending_count(runtime.graph, mem.space.key)[0] == 0
 
 
 def applied_at(runtime: Runtime, space: str) -> dict[str, object]:
@@ -76,10 +76,10 @@ def test_an_entry_marked_again_keeps_the_time_it_was_first_applied(
     mem = make_mem()
     for i in range(3):
         mem.remember_facts([{"subject": f"slot_{i}", "value": f"value {i}"}])
-    mem.drain()
+    mem.records.drain()
     mem.runtime.mirror.mark_applied()
-    first = applied_at(runtime, mem.key)
+    first = applied_at(runtime, mem.space.key)
     assert len(first) == 3
     outbox.mark_done(runtime.graph, list(first))  # another process's late mark
-    assert applied_at(runtime, mem.key) == first
-    assert outbox.prune(runtime.graph, 0, 1000, spaces=[mem.key]) == 3
+    assert applied_at(runtime, mem.space.key) == first
+    assert outbox.prune(runtime.graph, 0, 1000, spaces=[mem.space.key]) == 3

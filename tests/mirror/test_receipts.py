@@ -37,7 +37,7 @@ def test_a_decision_snapshots_the_exact_active_facts(make: Make,
     facts(mem)
     mem.remember_facts([{"subject": "plan", "value": "enterprise", "confidence": 0.95}],
                        source="crm")
-    receipt = mem.record_decision("upgrade invoice", ["plan", "Region"])
+    receipt = mem.records.record_decision("upgrade invoice", ["plan", "Region"])
     body = receipt["receipt"]
     active = {f.id: f for f in mem.active("plan") + mem.active("region")}
     assert body["kind"] == "decision" and body["action"] == "upgrade invoice"
@@ -45,18 +45,18 @@ def test_a_decision_snapshots_the_exact_active_facts(make: Make,
     assert set(body["fact_ids"]) == set(active)
     assert {(f["subject"], f["value"], f["status"]) for f in receipt["facts"]} == {
         ("plan", "enterprise", "ACTIVE"), ("region", "eu", "ACTIVE")}
-    assert body["tenant"] == mem.space.tenant and body["space"] == mem.key
+    assert body["tenant"] == mem.space.tenant and body["space"] == mem.space.key
     stored = mirror_runtime.store.query("SELECT receipt_id, digest, fact_ids FROM decisions"
                                         " WHERE id = ?", (body["decision_id"],))
     assert stored == [(body["id"], body["digest"], json.dumps(body["fact_ids"]))]
-    assert mem.verify_receipt(receipt)
+    assert mem.records.verify_receipt(receipt)
 
 
 def test_a_third_party_with_only_the_public_key_can_verify(make: Make, tmp_path: Path) -> None:
     mem = make()
     facts(mem)
-    receipt = mem.record_decision("ship order", ["plan"])
-    pem = mem.export_public_key()
+    receipt = mem.records.record_decision("ship order", ["plan"])
+    pem = mem.records.export_public_key()
     (tmp_path / "receipt.json").write_text(json.dumps(receipt))
     (tmp_path / "key.pem").write_text(pem)
     # 1. with nothing but the `cryptography` package and the documented format
@@ -81,8 +81,8 @@ def test_a_third_party_with_only_the_public_key_can_verify(make: Make, tmp_path:
 def test_altered_or_forged_receipts_fail(make: Make, tmp_path: Path) -> None:
     mem = make()
     facts(mem)
-    receipt = mem.record_decision("ship order", ["plan"])
-    pem = mem.export_public_key()
+    receipt = mem.records.record_decision("ship order", ["plan"])
+    pem = mem.records.export_public_key()
     changed = copy.deepcopy(receipt)
     changed["receipt"]["action"] = "refund order"
     assert not verify_receipt(changed, pem)
@@ -108,14 +108,14 @@ def test_attest_signs_memory_and_the_audit_head(make: Make, mirror_runtime: Runt
     facts(mem)
     mirror_runtime.mirror.flush()  # rows are written in the background
     head = mirror_runtime.store.query("SELECT seq, hash FROM audit_head WHERE id = 1")[0]
-    receipt = mem.attest()
+    receipt = mem.records.attest()
     body = receipt["receipt"]
     assert body["audit_head"] == head[1]
     assert "audit_seq" not in body, "the deployment's position is nobody's business"
     assert {f["subject"] for f in receipt["facts"]} == {"plan", "region", "owner"}
     assert body["kind"] == "attestation"
-    assert verify_receipt(receipt, mem.export_public_key())
-    one = mem.attest(["owner"])
+    assert verify_receipt(receipt, mem.records.export_public_key())
+    one = mem.records.attest(["owner"])
     assert [f["value"] for f in one["facts"]] == ["ann"]
 
 
@@ -124,28 +124,29 @@ def test_receipts_signed_before_a_rotation_still_verify(make: Make,
                                                         tmp_path: Path) -> None:
     mem = make()
     facts(mem)
-    before = mem.record_decision("before", ["plan"])
+    before = mem.records.record_decision("before", ["plan"])
     mirror = mirror_runtime.mirror
     old = mirror.ensure_registered()
     new = keys.signer(keys_settings(tmp_path))
     keys.rotate(mirror_runtime.store, old, new)
     mirror.use_signer(new)
     audit.resign_head(mirror_runtime.store, new)
-    after = mem.record_decision("after", ["plan"])
+    after = mem.records.record_decision("after", ["plan"])
     assert after["receipt"]["key_id"] == new.key_id != before["receipt"]["key_id"]
-    assert mem.verify_receipt(before) and mem.verify_receipt(after)
-    assert mem.verify_audit(deep=True).ok
-    assert not verify_receipt(before, mem.export_public_key()), "the new key alone is not it"
+    assert mem.records.verify_receipt(before) and mem.records.verify_receipt(after)
+    assert mem.records.verify_audit(deep=True).ok
+    new_key = mem.records.export_public_key()
+    assert not verify_receipt(before, new_key), "the new key alone is not it"
 
 
 def test_stored_receipts_are_found_only_inside_their_tenant(make: Make) -> None:
     mem = make()
     facts(mem)
-    receipt = mem.record_decision("ship order", ["plan"])
-    found = mem.receipt(receipt["receipt"]["id"])
+    receipt = mem.records.record_decision("ship order", ["plan"])
+    found = mem.records.receipt(receipt["receipt"]["id"])
     assert found == {"receipt": receipt["receipt"], "signature": receipt["signature"]}
-    assert mem.verify_receipt(found)
+    assert mem.records.verify_receipt(found)
     same_tenant = make(f"{mem.space.tenant}/other/a/r")
-    assert same_tenant.receipt(receipt["receipt"]["id"]) == found
+    assert same_tenant.records.receipt(receipt["receipt"]["id"]) == found
     with pytest.raises(NotFound):
-        make().receipt(receipt["receipt"]["id"])
+        make().records.receipt(receipt["receipt"]["id"])

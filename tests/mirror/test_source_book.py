@@ -63,7 +63,7 @@ def test_a_write_flags_cross_source_changes_while_curation_is_unknown(
     mem = make(f"t-{uuid.uuid4().hex[:10]}/u/a/r")
     mem.remember_facts([{"subject": "plan", "value": "Pro"}], source="wiki")
     mirror_runtime._sources = SourceBook(broken(tmp_path))
-    bot = GraphMem(mem.key, runtime=mirror_runtime,
+    bot = GraphMem(mem.space.key, runtime=mirror_runtime,
                    caller=Caller("bot", sources=frozenset({"bot"})))
     out = bot.remember_facts([{"subject": "plan", "value": "Free"}], source="bot")
     assert str(out[0]) == "Stored: [FLAG] plan = Free", "stored, and flagged for a person"

@@ -80,11 +80,11 @@ def test_a_write_returns_before_its_facts_are_embedded(gated: tuple[GraphMem, Ga
     results = mem.remember_facts([fact("plan", "Pro"), fact("region", "eu")])
     ids = [r.fact_id for r in results if r.fact_id]
     assert gate.entered.wait(10)  # the worker is inside the model call, the write is back
-    assert has_vector(mem.graph, ids) == [False, False]
+    assert has_vector(mem.runtime.graph, ids) == [False, False]
     assert [f.value for f in mem.active("plan")] == ["Pro"]  # readable at once
     gate.open.set()
-    assert mem.wait_for_embeddings(30)
-    assert has_vector(mem.graph, ids) == [True, True]
+    assert mem.records.wait_for_embeddings(30)
+    assert has_vector(mem.runtime.graph, ids) == [True, True]
 
 
 def test_recall_waits_for_the_vectors_of_its_own_writes(gated: tuple[GraphMem, Gate]) -> None:
@@ -122,7 +122,7 @@ def test_closing_embeds_what_is_still_queued(make_plain_mem: Callable[..., Graph
     assert gate.entered.wait(10)
     threading.Timer(0.2, gate.open.set).start()
     mem.runtime.stop_embed_worker()
-    assert has_vector(mem.graph, ids) == [True]
+    assert has_vector(mem.runtime.graph, ids) == [True]
 
 
 def test_closing_past_its_wait_leaves_the_rest_to_the_backfill_with_one_calm_line(
@@ -136,16 +136,17 @@ def test_closing_past_its_wait_leaves_the_rest_to_the_backfill_with_one_calm_lin
     threading.Timer(0.5, gate.open.set).start()
     with caplog.at_level(logging.DEBUG, logger="graphmem"):
         mem.runtime.stop_embed_worker(timeout=0.1)
-    assert has_vector(mem.graph, first + second) == [True, False]  # the call in progress ends
+    # the call in progress ends
+    assert has_vector(mem.runtime.graph, first + second) == [True, False]
     loud = [r.getMessage() for r in caplog.records if r.levelno >= logging.WARNING]
     assert loud == []
     calm = [r.getMessage() for r in caplog.records if "closing before" in r.getMessage()]
     assert calm == ["closing before 1 queued fact(s) were embedded: they keep full-text search"
                     " and get their vectors when a process next writes to their space"]
-    later = make_plain_mem(space=mem.key)  # the next process's first write to the space
+    later = make_plain_mem(space=mem.space.key)  # the next process's first write to the space
     later.remember_facts([fact("tier", "gold")])
-    assert later.wait_for_embeddings(60)
-    assert has_vector(mem.graph, second) == [True]
+    assert later.records.wait_for_embeddings(60)
+    assert has_vector(mem.runtime.graph, second) == [True]
 
 
 WRITE_ONE_AND_EXIT = """
@@ -198,21 +199,21 @@ def test_facts_left_without_vectors_are_embedded_by_the_next_process(
     first = make_plain_mem()
     ids = [r.fact_id for r in first.remember_facts([fact(f"k{i}", f"v{i}") for i in range(5)])
            if r.fact_id]
-    assert first.wait_for_embeddings(30)
-    cypher(first.graph, "MATCH (f:Fact) WHERE f.id IN $ids"  # as if the process died first
+    assert first.records.wait_for_embeddings(30)
+    cypher(first.runtime.graph, "MATCH (f:Fact) WHERE f.id IN $ids"  # as if the process died first
            " REMOVE f.embedding, f.vector_seq", ids=ids)
-    assert has_vector(first.graph, ids) == [False] * 5
-    later = make_plain_mem(space=first.key)  # another process's first write to the space
+    assert has_vector(first.runtime.graph, ids) == [False] * 5
+    later = make_plain_mem(space=first.space.key)  # another process's first write to the space
     later.remember_facts([fact("plan", "Pro")])
-    assert later.wait_for_embeddings(30)
-    assert has_vector(first.graph, ids) == [True] * 5
+    assert later.records.wait_for_embeddings(30)
+    assert has_vector(first.runtime.graph, ids) == [True] * 5
 
 
 def test_embed_background_off_embeds_inside_the_write(
         make_plain_mem: Callable[..., GraphMem]) -> None:
     mem = make_plain_mem(settings={"embed_background": False})
     ids = [r.fact_id for r in mem.remember_facts([fact("plan", "Pro")]) if r.fact_id]
-    assert has_vector(mem.graph, ids) == [True]
+    assert has_vector(mem.runtime.graph, ids) == [True]
     assert not mem.runtime.has_embed_worker
 
 
@@ -237,21 +238,22 @@ def test_facts_written_while_the_embedder_was_down_are_embedded_when_it_is_back(
         make_plain_mem: Callable[..., GraphMem], monkeypatch: pytest.MonkeyPatch,
         caplog: pytest.LogCaptureFixture) -> None:
     first = make_plain_mem()
-    second = GraphMem(space=f"{first.key}-b", runtime=first.runtime)  # another space
+    second = GraphMem(space=f"{first.space.key}-b", runtime=first.runtime)  # another space
     outage = Outage(first.runtime.embedder, monkeypatch)
     outage.down.set()
     with caplog.at_level(logging.WARNING, logger="graphmem.recall.vectors"):
         missed = [r.fact_id for mem in (first, second) for n in range(3)
                   for r in mem.remember_facts([fact(f"k{n}", f"v{n}")]) if r.fact_id]
-        assert first.wait_for_embeddings(30) and outage.calls >= 2
-        assert has_vector(first.graph, missed) == [False] * 6
+        assert first.records.wait_for_embeddings(30) and outage.calls >= 2
+        assert has_vector(first.runtime.graph, missed) == [False] * 6
         outage.down.clear()
         later = [r.fact_id for r in first.remember_facts([fact("plan", "Pro")]) if r.fact_id]
         deadline = time.monotonic() + 60  # the backfills are queued by the worker itself
-        while not all(has_vector(first.graph, missed + later)) and time.monotonic() < deadline:
-            first.wait_for_embeddings(30)
+        graph = first.runtime.graph
+        while not all(has_vector(graph, missed + later)) and time.monotonic() < deadline:
+            first.records.wait_for_embeddings(30)
             time.sleep(0.1)
-    assert has_vector(first.graph, missed + later) == [True] * 7  # both spaces backfilled
+    assert has_vector(first.runtime.graph, missed + later) == [True] * 7  # both spaces backfilled
     lines = [r.getMessage() for r in caplog.records]
     assert sum("embedder unavailable" in line for line in lines) == 1  # not one per write
     assert sum("embedder available again" in line for line in lines) == 1

@@ -12,7 +12,7 @@ import pytest
 
 from graphmem import GraphMem
 from graphmem.errors import BudgetExceeded, InvalidInput
-from graphmem.recall.answer import NO_FACTS, NO_MODEL
+from graphmem.model.recall import NO_FACTS, NO_MODEL
 from graphmem.recall.retrieve import FUSED, HOT_STATUSES, LEXICAL, VECTOR, Pool
 
 from support.llm_server import LLMServer, closed_port_url
@@ -34,7 +34,7 @@ def shown(llm: LLMServer) -> list[str]:
 def test_small_space_sends_every_fact_and_embeds_no_question(llm_mem: GraphMem,
                                                              llm: LLMServer) -> None:
     llm_mem.remember_facts([fact("plan", "Pro"), fact("region", "eu"), fact("seats", "5")])
-    llm_mem.wait_for_embeddings()
+    llm_mem.records.wait_for_embeddings()
     calls = llm_mem.runtime.embedder.calls
     result = llm_mem.recall("what plan are we on?")
     assert result.method == "all"
@@ -47,7 +47,7 @@ def test_large_space_is_fused_and_cut_to_the_recall_context(llm_mem: GraphMem,
                                                             llm: LLMServer) -> None:
     crowd(llm_mem)
     llm_mem.remember_facts([fact("primary_database", "Postgres")])
-    llm_mem.wait_for_embeddings()
+    llm_mem.records.wait_for_embeddings()
     calls = llm_mem.runtime.embedder.calls
     result = llm_mem.recall("what is our primary database?")
     assert result.method == "fused"
@@ -61,7 +61,7 @@ def test_large_space_is_fused_and_cut_to_the_recall_context(llm_mem: GraphMem,
 
 def test_query_embeddings_are_cached_by_exact_text(llm_mem: GraphMem) -> None:
     crowd(llm_mem, 45)
-    llm_mem.wait_for_embeddings()
+    llm_mem.records.wait_for_embeddings()
     calls = llm_mem.runtime.embedder.calls
     llm_mem.recall("who owns service 7?")
     llm_mem.recall("who owns service 7?")
@@ -74,7 +74,7 @@ def test_vector_ranking_uses_the_real_model_for_meaning(llm_mem: GraphMem) -> No
     crowd(llm_mem)
     llm_mem.remember_facts([fact("primary_database", "Postgres"),
                             fact("favourite_fruit", "mango")])
-    ranker, key, pool = llm_mem._ctx.ranked(), llm_mem.key, Pool(HOT_STATUSES)
+    ranker, key, pool = llm_mem._ctx.ranked(), llm_mem.space.key, Pool(HOT_STATUSES)
     question = "Which RDBMS runs in production?"  # shares no word with any fact
     assert ranker.rank(key, question, pool, LEXICAL, 5).ids == ()
     top = ranker.rank(key, question, pool, VECTOR, 3).ids
@@ -84,7 +84,7 @@ def test_vector_ranking_uses_the_real_model_for_meaning(llm_mem: GraphMem) -> No
 def test_fused_ranking_keeps_what_either_ranker_found(llm_mem: GraphMem) -> None:
     crowd(llm_mem)
     llm_mem.remember_facts([fact("primary_database", "Postgres"), fact("zx_code", "q7")])
-    ranker, key, pool = llm_mem._ctx.ranked(), llm_mem.key, Pool(HOT_STATUSES)
+    ranker, key, pool = llm_mem._ctx.ranked(), llm_mem.space.key, Pool(HOT_STATUSES)
     fused = ranker.rank(key, "which RDBMS runs prod, and what is the zx code", pool, FUSED, 5)
     assert {llm_mem.active("primary_database")[0].id, llm_mem.active("zx_code")[0].id} <= set(
         fused.ids)
@@ -118,7 +118,7 @@ def test_include_history_adds_retired_facts_tagged_history(llm_mem: GraphMem,
                                                            llm: LLMServer) -> None:
     llm_mem.remember_facts([fact("monitoring", "Sentry"), fact("state", "Redux")])
     llm_mem.remember_facts([fact("state", "Zustand")])
-    llm_mem.forget_facts([fact("monitoring", "Sentry")])
+    llm_mem.forget(facts=[fact("monitoring", "Sentry")])
     result = llm_mem.recall("what did we use before?", include_history=True, explain=True)
     tagged = {(f.fact.value, f.history) for f in result.facts}
     assert tagged == {("Redux", True), ("Zustand", False), ("Sentry", True),
@@ -158,7 +158,7 @@ def test_open_conflicts_touching_retrieved_facts_add_a_warning(llm_mem: GraphMem
     llm_mem.remember_facts([fact("plan", "Pro", confidence=0.95)], source="crm")
     out = llm_mem.remember_facts([fact("plan", "Free", confidence=0.8)], source="crm")
     assert [str(r) for r in out] == ["Stored: [FLAG] plan = Free"]
-    pro, free = llm_mem.active("plan")[0], llm_mem.flagged()[0]
+    pro, free = llm_mem.active("plan")[0], llm_mem.review.flagged()[0]
     result = llm_mem.recall("what plan are we on?")
     text = str(result)
     assert "⚠ OPEN CONFLICTS" in text
@@ -208,7 +208,7 @@ def test_embedder_down_falls_back_to_full_text_and_says_so(
     mem = make_llm_mem(settings={"embedding_base_url": closed_port_url(),
                                  "embedding_model": "test-embed", "llm_max_retries": 0})
     crowd(mem)
-    assert mem.wait_for_embeddings()
+    assert mem.records.wait_for_embeddings()
     assert "stored without vectors (still found by full-text" in caplog.text
     mem.remember_facts([fact("primary_database", "Postgres")])
     result = mem.recall("what is our primary database?")
@@ -225,7 +225,7 @@ def test_dimension_mismatch_falls_back_to_full_text_and_says_so(
     mem = make_llm_mem(settings={"embedding_base_url": llm.url, "embedding_model": "tiny"})
     crowd(mem)
     mem.remember_facts([fact("primary_database", "Postgres")])
-    assert mem.wait_for_embeddings()
+    assert mem.records.wait_for_embeddings()
     assert "gives 8 dimensions but the fact_embedding index holds 384" in caplog.text
     result = mem.recall("what is our primary database?")
     assert result.method == "lexical"
@@ -237,7 +237,7 @@ def test_remote_embeddings_endpoint_is_used_when_configured(
         make_llm_mem: Callable[..., GraphMem], llm: LLMServer) -> None:
     mem = make_llm_mem(settings={"embedding_base_url": llm.url, "embedding_model": "remote"})
     crowd(mem)
-    assert mem.wait_for_embeddings()
+    assert mem.records.wait_for_embeddings()
     assert llm.count("embeddings") == 1  # one batched call for the 60 new facts
     result = mem.recall("who owns service 12?")
     assert result.method == "fused"
@@ -249,12 +249,12 @@ def test_history_listing_and_checks_make_no_model_calls(llm_mem: GraphMem,
                                                         llm: LLMServer) -> None:
     llm_mem.remember_facts([fact("plan", "Pro")])
     llm_mem.remember_facts([fact("plan", "Team")])
-    llm_mem.wait_for_embeddings()
+    llm_mem.records.wait_for_embeddings()
     calls = llm_mem.runtime.embedder.calls
     llm_mem.history("plan")
-    llm_mem.list_memories()
-    llm_mem.check_before_act(["plan"])
-    llm_mem.conflicts()
+    llm_mem.records.list_memories()
+    llm_mem.records.check_before_act(["plan"])
+    llm_mem.review.conflicts()
     assert llm.requests == []
     assert llm_mem.runtime.embedder.calls == calls
 
@@ -277,10 +277,10 @@ def test_answer_model_failure_is_one_clear_line(llm_mem: GraphMem, llm: LLMServe
 
 def test_writes_that_change_nothing_are_not_reembedded(llm_mem: GraphMem) -> None:
     llm_mem.remember_facts([fact("plan", "Pro")])
-    llm_mem.wait_for_embeddings()
+    llm_mem.records.wait_for_embeddings()
     calls = llm_mem.runtime.embedder.calls
     llm_mem.remember_facts([fact("plan", "Pro")])  # DEDUP
-    assert llm_mem.wait_for_embeddings()
+    assert llm_mem.records.wait_for_embeddings()
     assert llm_mem.runtime.embedder.calls == calls
 
 
@@ -291,7 +291,7 @@ def test_recall_only_reads_its_own_space(make_llm_mem: Callable[..., GraphMem]) 
     other.remember_facts([fact("primary_database", "Oracle")])
     one.remember_facts([fact("primary_database", "Postgres")])
     result = one.recall("what is our primary database?")
-    assert {f.fact.space for f in result.facts} == {one.key}
+    assert {f.fact.space for f in result.facts} == {one.space.key}
     assert result.facts[0].fact.value == "Postgres"
 
 
@@ -303,7 +303,7 @@ def test_as_of_is_before_the_change_window(llm_mem: GraphMem) -> None:
 
 def test_warming_questions_embeds_them_in_one_call_and_caches_them(llm_mem: GraphMem) -> None:
     embeddings = llm_mem.runtime.embedder
-    llm_mem.wait_for_embeddings()
+    llm_mem.records.wait_for_embeddings()
     calls = embeddings.calls
     embeddings.warm(["who owns service 1?", "who owns service 2?"])
     assert embeddings.calls == calls + 1

@@ -29,7 +29,7 @@ def rel(head: str, relation: str, tail: str, **kw: Any) -> dict[str, Any]:
 def services(mem: GraphMem) -> None:
     """Alice owns Billing and Auth, Bob owns Ledger; Ledger and Checkout call Billing."""
     for name in ("Billing", "Ledger", "Checkout", "Auth"):
-        mem.create_entity("service", name)
+        mem.entities.create("service", name)
     mem.remember_facts([rel("Alice", "owns", "Billing", head_type="person"),
                         rel("Alice", "owns", "Auth", head_type="person"),
                         rel("Bob", "owns", "Ledger", head_type="person"),
@@ -103,14 +103,14 @@ def test_every_shortest_path_is_kept_and_no_longer_one(mem: GraphMem) -> None:
 
 def test_retired_edges_are_not_traversed(mem: GraphMem) -> None:
     services(mem)
-    mem.forget_facts([rel("Ledger", "calls", "Billing")])
+    mem.forget(facts=[rel("Ledger", "calls", "Billing")])
     result = mem.recall_related(entities=[("person", "Bob")], hops=3)
     assert names(result) == [["Bob", "Ledger"]]
 
 
 def test_a_bare_name_starts_from_every_entity_of_that_name(mem: GraphMem) -> None:
     services(mem)
-    mem.create_entity("concept", "billing")
+    mem.entities.create("concept", "billing")
     result = mem.recall_related(entities=["billing"], hops=1)
     assert sorted(e.key for e in result.start) == ["concept:billing", "service:billing"]
     with pytest.raises(NotFound):
@@ -137,22 +137,22 @@ def test_question_text_is_never_lucene_syntax() -> None:
 def test_other_spaces_are_invisible(make_mem: Callable[..., GraphMem]) -> None:
     mine, theirs = make_mem(), make_mem()
     services(theirs)
-    mine.create_entity("service", "Billing")
+    mine.entities.create("service", "Billing")
     result = mine.recall_related("who calls billing?")
     assert [e.key for e in result.start] == ["service:billing"] and result.paths == ()
 
 
 def test_hub_entity_truncation_is_flagged(mem: GraphMem) -> None:
-    mem.create_entity("service", "Hub")
+    mem.entities.create("service", "Hub")
     mem.remember_facts([rel(f"client {i}", "calls", "Hub", head_type="service")
                         for i in range(130)])
     fanned = mem.recall_related(entities=[("service", "hub")], hops=1, limit=500)
     assert fanned.truncated and len(fanned.paths) == Bounds().fanout
     capped = mem.recall_related(entities=[("service", "hub")], hops=1, limit=10)
     assert capped.truncated and len(capped.paths) == 10
-    whole = mem.neighbourhood("service", "client 7", hops=1)
+    whole = mem.entities.neighbourhood("service", "client 7", hops=1)
     assert not whole.truncated and names(whole) == [["client 7", "Hub"]]
-    deep = mem.neighbourhood("service", "client 7", hops=2, limit=500)
+    deep = mem.entities.neighbourhood("service", "client 7", hops=2, limit=500)
     assert deep.truncated and Bounds().fanout - 1 <= len(deep.paths) <= Bounds().fanout
 
 
@@ -178,7 +178,7 @@ def test_a_configured_llm_answers_from_the_paths_in_one_call(
     paths = plain.recall_related(question)
     prompt = related_answer.prompt(question, paths)
     server.script("chat", prompt, "Bob owns Ledger, which calls Billing (#facts).")
-    with GraphMem(plain.key, runtime=llm_runtime) as mem:
+    with GraphMem(plain.space.key, runtime=llm_runtime) as mem:
         answered = mem.recall_related(question)
     assert answered.answer == "Bob owns Ledger, which calls Billing (#facts)."
     assert str(answered) == answered.answer and answered.paths == paths.paths
@@ -190,7 +190,7 @@ def test_a_configured_llm_answers_from_the_paths_in_one_call(
 def test_no_model_call_without_paths(with_llm: tuple[LLMServer, Runtime],
                                      make_mem: Callable[..., GraphMem]) -> None:
     server, llm_runtime = with_llm
-    with GraphMem(make_mem().key, runtime=llm_runtime) as mem:
+    with GraphMem(make_mem().space.key, runtime=llm_runtime) as mem:
         assert mem.recall_related("who owns billing?").answer is None
     assert server.requests == []
 
@@ -211,7 +211,7 @@ def test_given_entities_are_looked_up_by_the_first_hop(mem: GraphMem,
     result = mem.recall_related(entities=[("person", "Bob"), ("service", "billing")], hops=2)
     assert len(sent) == 3
     assert [e.key for e in result.start] == ["person:bob", "service:billing"]
-    assert result.start[0] == mem.entity("person", "Bob").entity
+    assert result.start[0] == mem.entities.get("person", "Bob").entity
 
 
 def test_a_missing_or_untyped_given_entity_is_refused_in_order(mem: GraphMem) -> None:

@@ -189,7 +189,7 @@ def test_extractor_sees_at_most_reconcile_context_facts_most_relevant_first(
     mem = make_llm_mem(settings={"reconcile_context": 10})
     mem.remember_facts([fact(f"service_{i}_owner", f"team {i}") for i in range(30)]
                        + [fact("primary_database", "MySQL")])
-    mem.wait_for_embeddings()
+    mem.records.wait_for_embeddings()
     calls = mem.runtime.embedder.calls
     mem.remember("The primary database is Postgres now")
     shown = [ln for ln in llm.last("extract").user.splitlines() if ln.startswith("#")]
@@ -201,7 +201,7 @@ def test_extractor_sees_at_most_reconcile_context_facts_most_relevant_first(
 def test_small_space_shows_every_active_fact_without_embedding_the_message(
         llm_mem: GraphMem, llm: LLMServer) -> None:
     llm_mem.remember_facts([fact("plan", "Pro"), fact("region", "eu")])
-    llm_mem.wait_for_embeddings()
+    llm_mem.records.wait_for_embeddings()
     calls = llm_mem.runtime.embedder.calls
     llm_mem.remember("hello")
     shown = [ln for ln in llm.last("extract").user.splitlines() if ln.startswith("#")]
@@ -212,12 +212,12 @@ def test_small_space_shows_every_active_fact_without_embedding_the_message(
 def test_new_facts_are_embedded_in_one_batched_call(llm_mem: GraphMem, llm: LLMServer) -> None:
     llm.extraction("Plan Pro in eu, 5 seats", fact("plan", "Pro"), fact("region", "eu"),
                    fact("seats", "5"))
-    llm_mem.wait_for_embeddings()
+    llm_mem.records.wait_for_embeddings()
     before = llm_mem.runtime.embedder.calls
     llm_mem.remember("Plan Pro in eu, 5 seats")
-    assert llm_mem.wait_for_embeddings()
+    assert llm_mem.records.wait_for_embeddings()
     assert llm_mem.runtime.embedder.calls == before + 1
-    ranked = llm_mem._ctx.ranked().rank(llm_mem.key, "how many seats", ACTIVE_POOL, VECTOR, 3)
+    ranked = llm_mem._ctx.ranked().rank(llm_mem.space.key, "how many seats", ACTIVE_POOL, VECTOR, 3)
     assert ranked.method == "vector" and len(ranked.ids) == 3  # every fact has its vector
     seats = [f.id for f in llm_mem.active("seats")]
     assert ranked.ids[0] in seats

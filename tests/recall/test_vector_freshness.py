@@ -27,7 +27,7 @@ def crowd(mem: GraphMem, n: int = 60) -> None:
 
 
 def top(mem: GraphMem, question: str, n: int = 3) -> tuple[str, ...]:
-    return mem._ctx.ranked().rank(mem.key, question, POOL, VECTOR, n).ids
+    return mem._ctx.ranked().rank(mem.space.key, question, POOL, VECTOR, n).ids
 
 
 @pytest.fixture
@@ -51,7 +51,7 @@ def test_a_retired_fact_leaves_vector_ranking(mem: GraphMem) -> None:
     new = mem.active("primary_database")[0].id
     ranked = top(mem, "Which RDBMS runs in production?", 10)
     assert ranked[0] == new and old not in ranked
-    mem.forget_facts([fact("primary_database", "MySQL")])
+    mem.forget(facts=[fact("primary_database", "MySQL")])
     assert new not in top(mem, "Which RDBMS runs in production?", 60)
 
 
@@ -67,13 +67,13 @@ def test_a_refined_fact_is_ranked_by_its_new_value(mem: GraphMem) -> None:
 
 def test_the_cache_pages_through_everything_stored(mem: GraphMem) -> None:
     crowd(mem, 45)
-    assert mem.wait_for_embeddings()
-    cache = VectorCache(mem.graph, budget=1000, page=7)
-    entry = cache.space(mem.key, 384)
+    assert mem.records.wait_for_embeddings()
+    cache = VectorCache(mem.runtime.graph, budget=1000, page=7)
+    entry = cache.space(mem.space.key, 384)
     assert entry is not None and len(entry) == 45
     mem.remember_facts([fact("primary_database", "Postgres")])
-    assert mem.wait_for_embeddings()
-    again = cache.space(mem.key, 384)
+    assert mem.records.wait_for_embeddings()
+    again = cache.space(mem.space.key, 384)
     assert again is entry and len(entry) == 46
 
 

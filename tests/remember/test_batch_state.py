@@ -65,7 +65,7 @@ def test_a_later_decision_sees_the_earlier_fact_as_written(
     stored = by_id(mem.active("allergy"))
     assert earlier == stored[earlier.id]
     assert earlier.source_ref == "enc-42" and earlier.valid_from == earlier.recorded_at
-    assert earlier.space == mem.key and earlier.metadata["channel"] == "intake"
+    assert earlier.space == mem.space.key and earlier.metadata["channel"] == "intake"
     assert by_id(after[1].facts) == stored
 
 

@@ -248,5 +248,5 @@ def test_processes_writing_one_slot_leave_one_value_and_one_chain(
 def test_hot_facts_map_back_to_facts(runtime: Runtime) -> None:
     with GraphMem(space=isolation.space("map"), runtime=runtime) as mem:
         (result,) = mem.remember_facts([{"subject": "db", "value": "Postgres"}])
-        rows = runtime.graph.read("facts/get", space=mem.key, id=result.fact_id)
+        rows = runtime.graph.read("facts/get", space=mem.space.key, id=result.fact_id)
     assert row_to_fact(rows[0]["fact"]).value == "Postgres"

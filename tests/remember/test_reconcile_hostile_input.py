@@ -26,7 +26,7 @@ def test_hostile_values_round_trip_intact(mem: GraphMem, value: str) -> None:
     assert result.value == value
     (stored,) = mem.active("payload")
     assert stored.value == value and stored.raw == value
-    assert mem.fact(stored.id).source == value[:50]
+    assert mem.records.fact(stored.id).source == value[:50]
 
 
 @pytest.mark.parametrize("subject", ["x}) DETACH DELETE n //", "db'; DROP", "MATCH (n) RETURN n"])
@@ -85,4 +85,4 @@ def test_spaces_are_isolated(make_mem) -> None:  # type: ignore[no-untyped-def]
     assert [f.value for f in a.active()] == ["MySQL"]
     assert [f.value for f in b.active()] == ["Postgres"]
     with pytest.raises(Exception, match="no fact"):
-        b.fact(a.active()[0].id)
+        b.records.fact(a.active()[0].id)

@@ -87,12 +87,12 @@ RETURN f.id AS id, f.subject AS subject, f.value AS value
 
 def _check(runtime: Runtime, mem: GraphMem) -> None:
     with runtime.graph.session() as session:
-        assert session.run(SINGLE_SLOT_VIOLATIONS, space=mem.key).data() == []
-        assert session.run(ORPHAN_SUPERSEDED, space=mem.key).data() == []
-        assert session.run(RETIRED_EVENTS, space=mem.key).data() == [], "an event was retired"
-        assert session.run(STRANDED_FLAGGED, space=mem.key).data() == [], (
+        assert session.run(SINGLE_SLOT_VIOLATIONS, space=mem.space.key).data() == []
+        assert session.run(ORPHAN_SUPERSEDED, space=mem.space.key).data() == []
+        assert session.run(RETIRED_EVENTS, space=mem.space.key).data() == [], "an event was retired"
+        assert session.run(STRANDED_FLAGGED, space=mem.space.key).data() == [], (
             "a flagged fact is in no open conflict: nobody can see or settle it")
-        retired = set(session.run(RETIRED_IDS, space=mem.key).single()["ids"])
+        retired = set(session.run(RETIRED_IDS, space=mem.space.key).single()["ids"])
     assert not retired & {f.id for f in mem.active()}
 
 
@@ -134,21 +134,21 @@ step = st.one_of(st.tuples(st.just("write"), st.lists(reviewed_proposal, min_siz
 def _review(mem: GraphMem, how: str, pick: int, winner: int) -> None:
     """One review action on what is waiting now (picked by position, in a stable order)."""
     if how in ("confirm", "reject"):
-        waiting = sorted(mem.pending(), key=lambda f: (f.recorded_at, f.value, f.subject))
+        waiting = sorted(mem.review.pending(), key=lambda f: (f.recorded_at, f.value, f.subject))
         if waiting:
             chosen = waiting[pick % len(waiting)]
-            (mem.confirm if how == "confirm" else mem.reject)(chosen.id)
+            (mem.review.confirm if how == "confirm" else mem.review.reject)(chosen.id)
         return
-    open_ = sorted(mem.conflicts(), key=lambda c: (c.created_at, c.subject, c.scope, c.kind))
+    open_ = sorted(mem.review.conflicts(), key=lambda c: (c.created_at, c.subject, c.scope, c.kind))
     if not open_:
         return
     conflict = open_[pick % len(open_)]
     if how == "dismiss":
-        mem.dismiss_conflict(conflict.id)
+        mem.review.dismiss_conflict(conflict.id)
         return
-    involved = sorted(mem.facts_by_id(list(conflict.fact_ids), None).values(),
+    involved = sorted(mem.records.facts_by_id(list(conflict.fact_ids), None).values(),
                       key=lambda f: (f.recorded_at, f.value))
-    mem.resolve_conflict(conflict.id, involved[winner % len(involved)].id)
+    mem.review.resolve_conflict(conflict.id, involved[winner % len(involved)].id)
 
 
 # Each step is checked, so fewer sequences cover as many states as the other generators.

@@ -155,7 +155,7 @@ def test_future_tense_is_flagged(mem: GraphMem) -> None:
               text="we will move to Postgres")
     assert out == ["Stored: [FLAG] primary_database = Postgres"]
     assert values(mem, "primary_database") == [("MySQL", "global")]
-    assert [c.kind for c in mem.conflicts()] == [ConflictKind.FUTURE]
+    assert [c.kind for c in mem.review.conflicts()] == [ConflictKind.FUTURE]
 
 
 def test_future_removal_is_flagged_not_applied(mem: GraphMem) -> None:
@@ -195,7 +195,7 @@ def test_skip_label_stores_nothing(mem: GraphMem) -> None:
 
 
 def test_retract_with_no_target_is_skip(mem: GraphMem) -> None:
-    out = mem.forget_facts([fact("monitoring", "Sentry")])
+    out = mem.forget(facts=[fact("monitoring", "Sentry")])
     assert [str(r) for r in out] == [
         "Nothing matching to retract (that fact isn't currently stored)."]
     assert out[0].action == Action.SKIP
@@ -215,16 +215,16 @@ def test_confidence_threshold_flags_low_confidence_change(mem: GraphMem) -> None
     out = say(mem, fact("db", "Postgres", action="SUPERSEDE", confidence=0.5))
     assert out == ["Stored: [FLAG] db = Postgres"]
     assert values(mem, "db") == [("MySQL", "global")]
-    assert [f.value for f in mem.flagged()] == ["Postgres"]
-    assert mem.conflicts()[0].kind == ConflictKind.LOW_CONFIDENCE
+    assert [f.value for f in mem.review.flagged()] == ["Postgres"]
+    assert mem.review.conflicts()[0].kind == ConflictKind.LOW_CONFIDENCE
 
 
 def test_confidence_threshold_low_confidence_retract_keeps_target(mem: GraphMem) -> None:
     say(mem, fact("cache", "Redis"))
-    out = mem.forget_facts([fact("cache", "Redis", confidence=0.4)])
+    out = mem.forget(facts=[fact("cache", "Redis", confidence=0.4)])
     assert out[0].action == Action.FLAG
     assert values(mem, "cache") == [("Redis", "global")]
-    assert len(mem.flagged()) == 1
+    assert len(mem.review.flagged()) == 1
 
 
 def test_same_source_lower_confidence_opens_uncertainty(mem: GraphMem) -> None:
@@ -232,7 +232,7 @@ def test_same_source_lower_confidence_opens_uncertainty(mem: GraphMem) -> None:
     out = say(mem, fact("role", "CTO", confidence=0.8), source="hr")
     assert out == ["Stored: [FLAG] role = CTO"]
     assert values(mem, "role") == [("CEO", "global")]
-    assert mem.conflicts()[0].kind == ConflictKind.UNCERTAINTY
+    assert mem.review.conflicts()[0].kind == ConflictKind.UNCERTAINTY
 
 
 def test_same_source_at_or_above_incumbent_supersedes(mem: GraphMem) -> None:
@@ -247,11 +247,11 @@ def test_curated_source_never_overwritten(make_mem: Callable[..., GraphMem]) -> 
     out = say(mem, fact("pto_policy", "30 days"), source="chat")
     assert out == ["Stored: [FLAG] pto_policy = 30 days"]
     assert values(mem, "pto_policy") == [("25 days", "global")]
-    assert mem.conflicts()[0].kind == ConflictKind.POLICY
+    assert mem.review.conflicts()[0].kind == ConflictKind.POLICY
 
 
 def test_source_policy_authority_crm_bot(mem: GraphMem) -> None:
-    assert mem.set_reconcile_policy("AUTHORITY", {"crm": 2, "bot": 1}) == (
+    assert mem.review.set_reconcile_policy("AUTHORITY", {"crm": 2, "bot": 1}) == (
         "Reconciliation policy for this space set to AUTHORITY. "
         "authority ranks: {'crm': 2, 'bot': 1}")
     assert say(mem, fact("plan", "Pro"), source="crm") == ["Stored: [ADD] plan = Pro"]
@@ -262,26 +262,26 @@ def test_source_policy_authority_crm_bot(mem: GraphMem) -> None:
 
 
 def test_source_policy_review_flags_cross_source(mem: GraphMem) -> None:
-    mem.set_reconcile_policy("REVIEW")
+    mem.review.set_reconcile_policy("REVIEW")
     say(mem, fact("owner", "alice"), source="crm")
     assert say(mem, fact("owner", "bob"), source="bot") == ["Stored: [FLAG] owner = bob"]
     assert say(mem, fact("owner", "carol"), source="crm") == ["Stored: [SUPERSEDE] owner = carol"]
 
 
 def test_source_policy_governs_retract(mem: GraphMem) -> None:
-    mem.set_reconcile_policy("AUTHORITY", {"crm": 2, "bot": 1})
+    mem.review.set_reconcile_policy("AUTHORITY", {"crm": 2, "bot": 1})
     say(mem, fact("plan", "Pro"), source="crm")
-    out = mem.forget_facts([fact("plan", "Pro")], source="bot")
+    out = mem.forget(facts=[fact("plan", "Pro")], source="bot")
     assert out[0].action == Action.FLAG
     assert values(mem, "plan") == [("Pro", "global")]
 
 
 def test_reconcile_policy_is_read_back(mem: GraphMem) -> None:
-    mem.set_reconcile_policy("authority", {"crm": 2})
-    policy = mem.get_reconcile_policy()
+    mem.review.set_reconcile_policy("authority", {"crm": 2})
+    policy = mem.review.get_reconcile_policy()
     assert policy.mode.value == "AUTHORITY" and policy.authority == {"crm": 2}
     with pytest.raises(InvalidInput, match="policy mode"):
-        mem.set_reconcile_policy("LOUDEST")
+        mem.review.set_reconcile_policy("LOUDEST")
 
 
 def test_confirm_gate_warfarin(make_mem: Callable[..., GraphMem]) -> None:
@@ -291,25 +291,25 @@ def test_confirm_gate_warfarin(make_mem: Callable[..., GraphMem]) -> None:
     out = say(mem, fact("active_medication", "Warfarin 7.5mg", action="SUPERSEDE"))
     assert out == ["Stored: [FLAG] active_medication = Warfarin 7.5mg"]
     assert values(mem, "active_medication") == [("Warfarin 5mg", "global")]
-    pending = mem.pending()
+    pending = mem.review.pending()
     assert [p.value for p in pending] == ["Warfarin 7.5mg"]
     again = say(mem, fact("active_medication", "Warfarin 7.5mg", action="SUPERSEDE"))
     assert again == ["Stored: [DEDUP] active_medication = Warfarin 7.5mg"]
-    assert len(mem.pending()) == 1
-    applied = mem.confirm(pending[0].id)
+    assert len(mem.review.pending()) == 1
+    applied = mem.review.confirm(pending[0].id)
     assert str(applied) == "Stored: [SUPERSEDE] active_medication = Warfarin 7.5mg"
     assert (applied.action, applied.subject, applied.value, applied.fact_id) == (
         Action.SUPERSEDE, "active_medication", "Warfarin 7.5mg", pending[0].id)
     assert values(mem, "active_medication") == [("Warfarin 7.5mg", "global")]
-    assert mem.pending() == []
+    assert mem.review.pending() == []
 
 
 def test_confirm_gate_reject_keeps_current(make_mem: Callable[..., GraphMem]) -> None:
     mem = make_mem(slot_schema=CLINICAL)
     say(mem, fact("active_medication", "Warfarin 5mg"))
     say(mem, fact("active_medication", "Warfarin 7.5mg", action="SUPERSEDE"))
-    proposal = mem.pending()[0]
-    rejected = mem.reject(proposal.id)
+    proposal = mem.review.pending()[0]
+    rejected = mem.review.reject(proposal.id)
     assert str(rejected) == "Rejected: [SUPERSEDE] active_medication = Warfarin 7.5mg"
     assert (rejected.action, rejected.fact_id) == (Action.SKIP, proposal.id)
     assert values(mem, "active_medication") == [("Warfarin 5mg", "global")]
@@ -323,7 +323,7 @@ def test_confirm_gate_retraction_reports_what_it_retracted(
     say(mem, fact("active_medication", "warfarin 5 mg"))
     out = say(mem, fact("active_medication", "warfarin 5 mg", action="RETRACT"))
     assert out == ["Stored: [FLAG] active_medication = warfarin 5 mg"]
-    applied = mem.confirm(mem.pending()[0].id)
+    applied = mem.review.confirm(mem.review.pending()[0].id)
     assert str(applied) == "Stored: [RETRACT] active_medication = warfarin 5 mg"
     assert applied.action == Action.RETRACT
     tombstone = mem.history("active_medication")[-1]
@@ -349,11 +349,11 @@ def test_confirm_gate_trusted_source_needs_a_caller_bound_to_it(
     assert say(ok, fact("active_medication", "Warfarin 5mg"), source="fhir") == [
         "Stored: [ADD] active_medication = Warfarin 5mg"]
     bot = Caller(name="bot", capabilities=frozenset({"read", "write"}), sources=frozenset())
-    mem = make_mem(space=ok.key, slot_schema=CLINICAL, trusted_sources=["fhir"], caller=bot)
+    mem = make_mem(space=ok.space.key, slot_schema=CLINICAL, trusted_sources=["fhir"], caller=bot)
     out = say(mem, fact("active_medication", "Warfarin 7.5mg", action="SUPERSEDE"),
               source="fhir")
     assert out == ["Stored: [FLAG] active_medication = Warfarin 7.5mg"], "gated, not trusted"
-    assert [p.source for p in mem.pending()] == ["claimed:fhir"], "recorded as claimed"
+    assert [p.source for p in mem.review.pending()] == ["claimed:fhir"], "recorded as claimed"
     assert values(mem, "active_medication") == [("Warfarin 5mg", "global")]
 
 
@@ -373,7 +373,7 @@ def test_list_slot_add_joins_and_retract_removes_only_named(
     mem = make_mem(slot_schema=CLINICAL)
     say(mem, fact("allergies", "penicillin"))
     assert say(mem, fact("Drug-Allergy", "peanuts")) == ["Stored: [ADD] allergy = peanuts"]
-    mem.forget_facts([fact("allergy", "penicillin")])
+    mem.forget(facts=[fact("allergy", "penicillin")])
     assert values(mem, "allergy") == [("peanuts", "global")]
 
 
@@ -412,49 +412,50 @@ def test_supersession_chain_coo_ceo_cto(mem: GraphMem) -> None:
 
 
 def test_conflict_resolve_supersedes_loser(mem: GraphMem) -> None:
-    mem.set_reconcile_policy("REVIEW")
+    mem.review.set_reconcile_policy("REVIEW")
     say(mem, fact("ttl", "300s"), source="alice")
     say(mem, fact("ttl", "600s"), source="ci")
-    conflict = mem.conflicts()[0]
-    winner = [f for f in mem.flagged() if f.value == "600s"][0]
-    done = mem.resolve_conflict(conflict.id, winner.id, note="confirmed in prod config",
+    conflict = mem.review.conflicts()[0]
+    winner = [f for f in mem.review.flagged() if f.value == "600s"][0]
+    done = mem.review.resolve_conflict(conflict.id, winner.id, note="confirmed in prod config",
                                 by="alice")
     assert str(done) == "Stored: [SUPERSEDE] ttl = 600s" and done.fact_id == winner.id
     assert done.conflict_id == conflict.id
     assert values(mem, "ttl") == [("600s", "global")]
-    closed = mem.conflicts("resolved")[0]
+    closed = mem.review.conflicts("resolved")[0]
     assert closed.winner == winner.id and closed.by == "alice"
     assert closed.note == "confirmed in prod config"
 
 
 def test_conflict_resolve_for_incumbent(mem: GraphMem) -> None:
-    mem.set_reconcile_policy("REVIEW")
+    mem.review.set_reconcile_policy("REVIEW")
     say(mem, fact("ttl", "300s"), source="alice")
     say(mem, fact("ttl", "600s"), source="ci")
     incumbent = mem.active("ttl")[0]
-    done = mem.resolve_conflict(mem.conflicts()[0].id, incumbent.id)
+    done = mem.review.resolve_conflict(mem.review.conflicts()[0].id, incumbent.id)
     assert str(done) == "Stored: [SUPERSEDE] ttl = 300s" and done.fact_id == incumbent.id
     assert values(mem, "ttl") == [("300s", "global")]
-    assert mem.flagged() == []
+    assert mem.review.flagged() == []
 
 
 def test_conflict_dismiss_keeps_both(mem: GraphMem) -> None:
-    mem.set_reconcile_policy("REVIEW")
+    mem.review.set_reconcile_policy("REVIEW")
     say(mem, fact("ttl", "300s"), source="alice")
     say(mem, fact("ttl", "600s"), source="ci")
-    done = mem.dismiss_conflict(mem.conflicts()[0].id, note="both true: staging vs prod")
+    done = mem.review.dismiss_conflict(mem.review.conflicts()[0].id,
+                                       note="both true: staging vs prod")
     assert str(done) == "Stored: [COEXIST] ttl = 600s" and done.action == Action.COEXIST
     assert values(mem, "ttl") == [("300s", "global"), ("600s", "global")]
-    assert mem.conflicts() == []
-    assert mem.conflicts("dismissed")[0].note == "both true: staging vs prod"
+    assert mem.review.conflicts() == []
+    assert mem.review.conflicts("dismissed")[0].note == "both true: staging vs prod"
 
 
 def test_list_memories_marks_flagged(mem: GraphMem) -> None:
     say(mem, fact("db", "MySQL"))
     say(mem, fact("db", "Postgres", confidence=0.3))
     say(mem, fact("cache", "Redis"))
-    mem.forget_facts([fact("cache", "Redis")])
-    listing = str(mem.list_memories())
+    mem.forget(facts=[fact("cache", "Redis")])
+    listing = str(mem.records.list_memories())
     assert "db = MySQL" in listing and "⚠ #" in listing and "Postgres" in listing
     assert "(retracted: Redis) [HISTORICAL]" in listing
 
@@ -462,23 +463,23 @@ def test_list_memories_marks_flagged(mem: GraphMem) -> None:
 def test_dedup_prefilter_matches_only_while_all_active(mem: GraphMem) -> None:
     text = "We use   Redux"
     say(mem, fact("state", "Redux"), text=text)
-    hit = mem.prefilter("we use redux")
+    hit = mem.records.prefilter("we use redux")
     assert hit is not None and [str(r) for r in hit] == ["Stored: [DEDUP] state = Redux"]
     say(mem, fact("state", "Zustand"))
-    assert mem.prefilter(text) is None
+    assert mem.records.prefilter(text) is None
 
 
 def test_results_carry_fact_ids(mem: GraphMem) -> None:
     (result,) = mem.remember_facts([fact("db", "MySQL")])
     assert result.action == Action.ADD and result.subject == "db" and result.value == "MySQL"
-    assert mem.fact(result.fact_id or "").status == Status.ACTIVE
+    assert mem.records.fact(result.fact_id or "").status == Status.ACTIVE
 
 
 def test_dedup_prefilter_can_be_turned_off(make_mem: Callable[..., GraphMem],
                                            settings: Any) -> None:
     mem = make_mem(settings=settings.model_copy(update={"dedup_prefilter": False}))
     say(mem, fact("state", "Redux"), text="we use Redux")
-    assert mem.prefilter("we use Redux") is None
+    assert mem.records.prefilter("we use Redux") is None
 
 
 def test_ambiguity_two_values_in_one_message_are_flagged(mem: GraphMem) -> None:
@@ -487,7 +488,7 @@ def test_ambiguity_two_values_in_one_message_are_flagged(mem: GraphMem) -> None:
               text="we use Postgres and SQLite for the main database")
     assert out == ["Stored: [FLAG] db = Postgres", "Stored: [FLAG] db = SQLite"]
     assert values(mem, "db") == [("MySQL", "global")]
-    (conflict,) = mem.conflicts()
+    (conflict,) = mem.review.conflicts()
     assert conflict.kind == ConflictKind.AMBIGUITY and len(conflict.fact_ids) == 3
 
 
@@ -495,9 +496,9 @@ def test_flagged_facts_join_the_open_conflict_of_their_slot(mem: GraphMem) -> No
     say(mem, fact("db", "MySQL"))
     say(mem, fact("db", "Postgres", confidence=0.4, reason="overheard in a meeting"))
     say(mem, fact("db", "SQLite", confidence=0.5))
-    (conflict,) = mem.conflicts()
+    (conflict,) = mem.review.conflicts()
     assert conflict.kind == ConflictKind.LOW_CONFIDENCE and conflict.severity == "low"
     assert len(conflict.fact_ids) == 3
-    postgres = [f for f in mem.flagged() if f.value == "Postgres"][0]
+    postgres = [f for f in mem.review.flagged() if f.value == "Postgres"][0]
     assert postgres.metadata["reason"] == "overheard in a meeting"
     assert postgres.proposed_action == Action.SUPERSEDE

@@ -58,7 +58,7 @@ def test_a_lone_writer_never_deadlocks_with_its_background_work(
     with counting_deadlocks() as log:
         actions = write_all(mem, SINGLE_WRITES)
         settled(mem)
-    assert not log.lines, described(log, mem.graph)
+    assert not log.lines, described(log, mem.runtime.graph)
     assert log.retries == 0
     check_space(mem, actions, SINGLE_WRITES)
 

@@ -8,6 +8,8 @@ import socket
 import threading
 import time
 import uuid
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +20,7 @@ from pydantic import SecretStr
 
 from graphmem.auth import KeyStore
 from graphmem.http.app import create_app
+from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
 from support import isolation
@@ -129,3 +132,33 @@ def start(settings: Settings) -> tuple[uvicorn.Server, threading.Thread, str]:
             pytest.fail("the API server did not start", pytrace=False)
         time.sleep(0.02)
     return server, thread, f"http://127.0.0.1:{port}"
+
+
+@contextmanager
+def servers(settings: Settings, runtime: Runtime,
+            **defaults: Any) -> Iterator[Callable[..., Api]]:
+    """Start (once per set of setting overrides) a server over the session's stores, with
+    the test pepper, limits high enough for the tests and `defaults`; all stop on exit. Each
+    server's key store shares the server's relational store, so its revocations reach it."""
+    running: dict[tuple[tuple[str, str], ...], Api] = {}
+    threads: list[threading.Thread] = []
+
+    def serve(**overrides: Any) -> Api:
+        ident = tuple(sorted((k, repr(v)) for k, v in overrides.items()))
+        if ident not in running:
+            values = {"api_key_pepper": PEPPER, "rate_per_min": 1_000_000, **defaults,
+                      **overrides}
+            configured = settings.model_copy(update=values)
+            server, thread, base = start(configured)
+            threads.append(thread)
+            running[ident] = Api(base, configured, KeyStore.open(runtime.store, configured),
+                                 server)
+        return running[ident]
+
+    try:
+        yield serve
+    finally:
+        for api in running.values():
+            api.server.should_exit = True
+        for thread in threads:
+            thread.join(timeout=30)

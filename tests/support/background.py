@@ -9,7 +9,7 @@ from graphmem.graph import outbox
 
 def settled(mem: GraphMem) -> None:
     """The background work done: vectors stored, every outbox entry applied and marked."""
-    assert mem.wait_for_embeddings(120)
-    mem.runtime.mirror.drain([mem.key])
-    pending, _ = outbox.pending_count(mem.graph, mem.key)
+    assert mem.records.wait_for_embeddings(120)
+    mem.runtime.mirror.drain([mem.space.key])
+    pending, _ = outbox.pending_count(mem.runtime.graph, mem.space.key)
     assert pending == 0

@@ -60,7 +60,7 @@ def populate(settings: Settings) -> int:
                 doubt = mem.remember_facts([{"subject": "attr_1", "value": "doubtful",
                                              "action": "SUPERSEDE", "confidence": 0.3}])
                 assert doubt[0].action.value == "FLAG"
-                mem.drain()
+                mem.records.drain()
         with runtime.graph.session() as session:
             return int(session.run("MATCH (f:Fact) RETURN count(f) AS n").single(strict=True)["n"])
     finally:

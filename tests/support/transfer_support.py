@@ -42,7 +42,7 @@ def build_space(mem: GraphMem) -> None:
     mem.remember_facts([{"head": "Alice", "head_type": "person", "relation": "works at",
                          "tail": "Initech", "tail_type": "company", "confidence": SURE}],
                        source="hr")
-    mem.forget_facts([{"subject": "tools", "value": "Sentry", "confidence": SURE}],
+    mem.forget(facts=[{"subject": "tools", "value": "Sentry", "confidence": SURE}],
                      source="alice")
     mem.remember_facts([{"subject": "db", "value": "Postgres 16", "action": "REFINE",
                          "confidence": SURE}], source="alice")
@@ -53,8 +53,8 @@ def build_space(mem: GraphMem) -> None:
     _backfilled(mem)
     _conflicts(mem)
     _pending(mem)
-    mem.create_entity("person", "Dana Scully")
-    mem.record_decision("migrate billing", ["db", "stack"])
+    mem.entities.create("person", "Dana Scully")
+    mem.records.record_decision("migrate billing", ["db", "stack"])
 
 
 def _backfilled(mem: GraphMem) -> None:
@@ -72,27 +72,28 @@ def _conflicts(mem: GraphMem) -> None:
     low = mem.remember_facts([{"subject": "db", "value": "MySQL", "confidence": 0.4}],
                              source="dave")[0]
     assert low.conflict_id is not None  # stays open
-    mem.set_reconcile_policy("REVIEW")
+    mem.review.set_reconcile_policy("REVIEW")
     mem.remember_facts([{"subject": "owner", "value": "bob", "confidence": SURE}],
                        source="sales")
     rival = mem.remember_facts([{"subject": "owner", "value": "carol", "confidence": SURE}],
                                source="hr")[0]
     assert rival.conflict_id is not None
-    mem.resolve_conflict(rival.conflict_id, rival.fact_id or "", note="hr is right")
+    mem.review.resolve_conflict(rival.conflict_id, rival.fact_id or "", note="hr is right")
     mem.remember_facts([{"subject": "region", "value": "eu", "confidence": SURE}],
                        source="ops")
     both = mem.remember_facts([{"subject": "region", "value": "us", "confidence": SURE}],
                               source="sales")[0]
     assert both.conflict_id is not None
-    mem.dismiss_conflict(both.conflict_id, note="both hold")
-    mem.set_reconcile_policy("RECENCY")
+    mem.review.dismiss_conflict(both.conflict_id, note="both hold")
+    mem.review.set_reconcile_policy("RECENCY")
 
 
 def _pending(mem: GraphMem) -> None:
     for value in ("warfarin 5mg", "aspirin 75mg"):
         mem.remember_facts([{"subject": "active_medication", "value": value,
                              "confidence": SURE}], source="doctor")
-    for value, settle in (("warfarin 10mg", mem.confirm), ("aspirin 100mg", mem.reject),
+    review = mem.review
+    for value, settle in (("warfarin 10mg", review.confirm), ("aspirin 100mg", review.reject),
                           ("aspirin 150mg", None)):
         held = mem.remember_facts([{"subject": "active_medication", "value": value,
                                     "confidence": SURE}], source="doctor")[0]
@@ -104,7 +105,7 @@ def _pending(mem: GraphMem) -> None:
 # ---- comparing -----------------------------------------------------------------------------
 def export_lines(mem: GraphMem, **kwargs: Any) -> list[dict[str, Any]]:
     out = io.StringIO()
-    mem.export(out, **kwargs)
+    mem.transfer.export(out, **kwargs)
     return [json.loads(line) for line in out.getvalue().splitlines()]
 
 

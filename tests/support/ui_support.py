@@ -106,12 +106,15 @@ def remember(server: Server, token: str, space: str, facts: list[dict[str, Any]]
 
 
 def sign_in(page: Page, server: Server, token: str, space: str = "default") -> None:
-    """Sign in through the form, as a person does, and wait for the first view."""
+    """Sign in through the form, as a person does, and wait for the first view and the
+    space's counts: they arrive after the view, and their line and the tabs' badges move
+    the tabs when they do, so a click aimed before then can land beside its target."""
     page.goto(f"{server.base}/ui/")
     page.get_by_label("API key").fill(token)
     page.get_by_label("Space").fill(space)
     page.get_by_role("button", name="Sign in").click()
     page.get_by_role("heading", name="Conflicts inbox").wait_for()
+    page.get_by_label("Space counts").wait_for()
 
 
 def start(settings: Settings, keys: KeyStore) -> tuple[Server, threading.Thread]:

@@ -13,7 +13,6 @@ import gc
 import json
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import IO, Any
 
@@ -21,42 +20,13 @@ import neo4j
 
 from graphmem.graph.rows import read
 from graphmem.graph.statements import query
+from graphmem.lifecycle.clients import Clients
 from graphmem.lifecycle.transfer import asof, records, relational
 from graphmem.lifecycle.transfer.codec import FORMAT, VERSION, Writer
-from graphmem.lifecycle.transfer.importers.items import plural
-from graphmem.runtime import Runtime
+from graphmem.model.transfer import ExportRequest, ExportResult
 
 PAGE = 1000
-PLURALS = {"entity": "entities", "pending": "pending"}
 Progress = Callable[[int, int], None]
-
-
-@dataclass(frozen=True)
-class ExportRequest:
-    """What to export: the spaces (keys), as of an instant or as they are now, and whether
-    sealed relational content is decrypted into the file (the caller may read it)."""
-
-    spaces: tuple[str, ...]
-    scope: str
-    source: str
-    as_of: datetime | None = None
-    decrypt: bool = False
-
-
-@dataclass(frozen=True)
-class ExportResult:
-    spaces: tuple[str, ...]
-    counts: dict[str, int]
-    digest: str
-    key_id: str
-    bytes: int
-    manifest: dict[str, Any] = field(repr=False, default_factory=dict)
-
-    def __str__(self) -> str:
-        parts = ", ".join(plural(n, kind, PLURALS.get(kind))
-                          for kind, n in self.counts.items() if kind not in ("header",))
-        return (f"exported {parts or 'nothing'} from {len(self.spaces)} space(s);"
-                f" hash {self.digest[:16]}…, signed by key {self.key_id}")
 
 
 class _Topological:
@@ -109,7 +79,7 @@ class _Topological:
 class SpaceExport:
     """The records of one space, read a page at a time."""
 
-    def __init__(self, runtime: Runtime, space: str, req: ExportRequest) -> None:
+    def __init__(self, runtime: Clients, space: str, req: ExportRequest) -> None:
         self.runtime = runtime
         self.space = space
         self.req = req
@@ -190,14 +160,14 @@ def _collector_settled() -> Iterator[None]:
         gc.unfreeze()
 
 
-def export(runtime: Runtime, req: ExportRequest, out: IO[str],
+def export(runtime: Clients, req: ExportRequest, out: IO[str],
            progress: Progress | None = None) -> ExportResult:
     """Write the spaces' records and the signed manifest to `out`."""
     with _collector_settled():
         return _export(runtime, req, out, progress)
 
 
-def _export(runtime: Runtime, req: ExportRequest, out: IO[str],
+def _export(runtime: Clients, req: ExportRequest, out: IO[str],
             progress: Progress | None) -> ExportResult:
     writer = Writer(out)
     now = datetime.now(UTC).isoformat()

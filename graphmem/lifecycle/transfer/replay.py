@@ -26,14 +26,14 @@ from graphmem.errors import InvalidInput
 from graphmem.graph import imports
 from graphmem.graph.imports import Checkpoint
 from graphmem.graph.outbox import Outbox
+from graphmem.lifecycle.clients import Clients
 from graphmem.lifecycle.transfer.importers.items import Item, Source
-from graphmem.lifecycle.transfer.report import ImportReport
 from graphmem.lifecycle.transfer.restore import import_id
-from graphmem.mirror.audit import AuditCall
 from graphmem.model import Proposal, Result
+from graphmem.model.audit import AuditCall
+from graphmem.model.transfer import ImportReport
 from graphmem.recall.vectors import written_ids
 from graphmem.remember.pipeline import WriteRequest, write_proposals
-from graphmem.runtime import Runtime
 
 Parse = Callable[[dict[str, Any]], Proposal]
 Request = Callable[[tuple[Proposal, ...]], WriteRequest]
@@ -91,7 +91,7 @@ def _write(tx: ManagedTransaction, outbox: Outbox, req: WriteRequest, point: Che
     return results
 
 
-def replay(runtime: Runtime, call: AuditCall | None, target: str, source: Source,
+def replay(runtime: Clients, call: AuditCall | None, target: str, source: Source,
            parse: Parse, request: Request, index: Index, size: int,
            progress: Progress | None = None) -> ImportReport:
     props = proposals(chronological(source.items), parse, source.format)

@@ -31,12 +31,12 @@ from graphmem.errors import GraphMemError
 from graphmem.graph import imports, projection, spaces
 from graphmem.graph.imports import Checkpoint
 from graphmem.graph.outbox import Outbox
+from graphmem.lifecycle.clients import Clients
 from graphmem.lifecycle.erasure import set_retention
 from graphmem.lifecycle.transfer import codec, records, relational
-from graphmem.lifecycle.transfer.report import ImportReport
-from graphmem.mirror.audit import AuditCall
+from graphmem.model.audit import AuditCall
+from graphmem.model.transfer import ImportReport
 from graphmem.remember.policy import make_policy, policy_to_json
-from graphmem.runtime import Runtime
 
 Opener = Callable[[], IO[str]]
 Progress = Callable[[int, int], None]
@@ -136,7 +136,7 @@ class _Plan:
 class Restore:
     """One restore of a checked export into its target spaces."""
 
-    def __init__(self, runtime: Runtime, call: AuditCall | None, verified: codec.Verified,
+    def __init__(self, runtime: Clients, call: AuditCall | None, verified: codec.Verified,
                  targets: dict[str, str], batch: int, index: Index,
                  progress: Progress | None = None) -> None:
         self.runtime = runtime

@@ -13,8 +13,9 @@ from collections import Counter
 from collections.abc import Iterable
 from typing import Any
 
-from graphmem.lifecycle.transfer.importers.items import Item, Source, plural
+from graphmem.lifecycle.transfer.importers.items import Item, Source
 from graphmem.lifecycle.transfer.records import when
+from graphmem.model.transfer import plural
 
 _COPIED = ("subject", "scope", "kind", "time_ref", "confidence", "head", "relation", "tail",
            "head_type", "tail_type", "category", "cardinality", "raw")

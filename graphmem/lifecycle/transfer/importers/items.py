@@ -45,5 +45,3 @@ def instant(raw: Any, where: str, field_name: str = "time") -> datetime:
     return when if when.tzinfo else when.replace(tzinfo=UTC)
 
 
-def plural(n: int, word: str, words: str | None = None) -> str:
-    return f"{n} {word if n == 1 else words or word + 's'}"

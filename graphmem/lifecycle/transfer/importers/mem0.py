@@ -16,7 +16,8 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from graphmem.errors import InvalidInput
-from graphmem.lifecycle.transfer.importers.items import Item, Source, instant, plural
+from graphmem.lifecycle.transfer.importers.items import Item, Source, instant
+from graphmem.model.transfer import plural
 
 _STAMPED_TOGETHER = timedelta(seconds=1)  # Mem0 stamps both times of a new memory apart
 MAPPED = frozenset({"id", "memory", "metadata", "created_at", "updated_at", "categories"})

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from graphmem.errors import InvalidInput
-from graphmem.lifecycle.transfer.importers.items import Item, Source, instant, plural
+from graphmem.lifecycle.transfer.importers.items import Item, Source, instant
+from graphmem.model.transfer import plural
 
 COLUMNS = ("subject", "value", "time", "source", "scope")
 OPTIONAL = ("confidence",)

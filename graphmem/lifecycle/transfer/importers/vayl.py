@@ -14,7 +14,8 @@ from __future__ import annotations
 from typing import Any
 
 from graphmem.errors import InvalidInput
-from graphmem.lifecycle.transfer.importers.items import Item, Source, plural
+from graphmem.lifecycle.transfer.importers.items import Item, Source
+from graphmem.model.transfer import plural
 
 TOMBSTONE = "(retracted: "
 MAPPED = frozenset({"id", "subject", "value", "scope", "status", "supersedes", "confidence",

@@ -1,0 +1,135 @@
+"""recall_related's plain data: bounds, edges, paths and the result with its rendering."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from graphmem.errors import InvalidInput
+from graphmem.model import Fact
+from graphmem.model.entities import Entity
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """How much one traversal may do: paths kept, edges read per entity, edges in all."""
+
+    paths: int = 50
+    fanout: int = 100
+    expansions: int = 2000
+
+    def __post_init__(self) -> None:
+        if min(self.paths, self.fanout, self.expansions) < 1:
+            raise InvalidInput("recall_related limits must be at least 1")
+
+
+@dataclass(frozen=True)
+class Edge:
+    """One projection edge, in its own direction (head → tail), valid as its fact is."""
+
+    fact_id: str
+    type: str
+    relation: str
+    head: str
+    tail: str
+    status: str
+    confidence: float | None = None
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+
+
+@dataclass(frozen=True)
+class Path:
+    """Entity keys from a start entity outwards, and the edge between each pair; a path
+    ranked against a question carries its score and, per edge, the question's words that
+    asked for it (None where none did)."""
+
+    keys: tuple[str, ...]
+    edges: tuple[Edge, ...] = ()
+    score: float | None = None
+    matched: tuple[str | None, ...] = ()
+
+    def extend(self, edge: Edge, key: str) -> Path:
+        return Path((*self.keys, key), (*self.edges, edge))
+
+
+@dataclass(frozen=True)
+class Related:
+    """recall_related's answer: paths, their entities, the facts behind each edge."""
+
+    start: tuple[Entity, ...]
+    paths: tuple[Path, ...]
+    entities: Mapping[str, Entity]
+    facts: Mapping[str, Fact]
+    truncated: bool = False
+    hops: int = 2
+    answer: str | None = None
+    matched_by: str = "given"
+    notes: tuple[str, ...] = field(default_factory=tuple)
+    answers: tuple[str, ...] = ()  # keys of the entities the best paths end at
+
+    @property
+    def ranked(self) -> bool:
+        """The paths are ranked against a question, best first."""
+        return any(p.score is not None for p in self.paths)
+
+    @property
+    def edges(self) -> tuple[Edge, ...]:
+        seen: dict[str, Edge] = {}
+        for path in self.paths:
+            for edge in path.edges:
+                seen.setdefault(edge.fact_id, edge)
+        return tuple(seen.values())
+
+    def render(self, path: Path) -> str:
+        """`Alice (person) -[WORKS_AT]-> Acme (organisation)`, arrows in edge direction."""
+        parts = [str(self.entities[path.keys[0]])]
+        for key, edge in zip(path.keys[1:], path.edges, strict=True):
+            arrow = f"-[{edge.type}]->" if edge.tail == key else f"<-[{edge.type}]-"
+            parts.append(f"{arrow} {self.entities[key]}")
+        return " ".join(parts)
+
+    def explain(self, path: Path) -> str:
+        """Why a ranked path scored as it did: its score and the question's words each edge
+        answered, `0.91: WORKS_AT ← "employer", HEADQUARTERED_IN ← "headquartered"`."""
+        if path.score is None:
+            return self.render(path)
+        words = [f'{e.type} ← "{m}"' if m else f"{e.type} ← (no words)"
+                 for e, m in zip(path.edges, path.matched, strict=False)]
+        return f"{path.score:.2f}: {', '.join(words)}"
+
+    def __str__(self) -> str:
+        if self.answer:
+            return self.answer
+        if not self.start:
+            return "No entity of the question is known in this space."
+        lines = [self._line(p) for p in self.paths] or ["No related entities."]
+        if self.answers:
+            lines.insert(0, "Answer: " + ", ".join(str(self.entities[k]) for k in self.answers
+                                                   if k in self.entities))
+        if self.facts:
+            lines.append("Facts:")
+            lines += [f"  #{f.id} {f.subject} = {f.value}{provenance(f)}"
+                      for f in self.facts.values()]
+        if self.truncated:
+            lines.append("(truncated: a cap on paths or expansions was reached)")
+        return "\n".join(lines)
+
+    def _line(self, path: Path) -> str:
+        if path.score is None:
+            return self.render(path)
+        return f"[{path.score:.2f}] {self.render(path)}"
+
+
+def provenance(fact: Fact) -> str:
+    """Provenance inline: `(alice, since 2024-03-01, ref)`."""
+    bits = [fact.source or "unknown source"]
+    if fact.valid_from is not None:
+        bits.append(f"since {fact.valid_from.date().isoformat()}")
+    if fact.source_ref:
+        bits.append(fact.source_ref)
+    return f" ({', '.join(bits)})"
+
+
+StartSpec = tuple[str, str] | str

@@ -1,1 +1,0 @@
-"""The pure reconcile step: rules, removal language, result strings."""
