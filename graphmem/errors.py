@@ -110,6 +110,14 @@ class AccessDenied(GraphMemError):
         super().__init__(f"Access denied: {reason}")
 
 
+class RateLimited(GraphMemError):
+    """A budget of the caller's ran out (requests, model calls): the message says which and
+    when to retry."""
+
+    code = RATE_LIMITED
+    shown = True
+
+
 class LLMUnavailable(GraphMemError):
     """No model is configured: the message says what to configure, or what works without
     one."""

@@ -23,6 +23,7 @@ from graphmem.schema.scalars import SCALARS
 from graphmem.schema.space_types import Space
 from graphmem.schema.subscription import Subscription
 from graphmem.schema.types import Conflict, Fact
+from graphmem.service.model_budget import ModelBudget
 from graphmem.settings import Settings, load_settings
 
 SDL_PATH = Path(__file__).with_name("schema.graphql")
@@ -39,10 +40,12 @@ def _schema(**extra: Any) -> GraphMemSchema:
     return schema
 
 
-def build_schema(settings: Settings | None = None) -> GraphMemSchema:
-    """The schema with the validation limits of `settings` (they never change the SDL)."""
+def build_schema(settings: Settings | None = None,
+                 budget: ModelBudget | None = None) -> GraphMemSchema:
+    """The schema with the validation limits of `settings` (they never change the SDL), its
+    model calls paid from `budget` (the process's, shared with MCP)."""
     settings = settings or load_settings()
-    return _schema(extensions=extensions(settings, paged_fields(_schema())))
+    return _schema(extensions=extensions(settings, paged_fields(_schema()), budget))
 
 
 def paged_fields(schema: GraphMemSchema) -> frozenset[str]:

@@ -20,7 +20,6 @@ so the budget costs one token-bucket update per request.
 from __future__ import annotations
 
 import asyncio
-import math
 import threading
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
@@ -38,7 +37,7 @@ from strawberry.schema.schema import validate_document
 from graphmem.errors import InvalidInput
 from graphmem.schema.deadline import TooSlow, within
 from graphmem.schema.measure import Census, CostRules, FragmentCycle, Measurer
-from graphmem.service.rates import RateLimiter
+from graphmem.service.model_budget import ModelBudget
 from graphmem.settings import Settings
 
 MAX_TOKENS = 20_000
@@ -107,14 +106,15 @@ class Documents:
     """Per schema, bounded: parsed documents by query text, validation errors by query
     text, and outcomes by query text and integer variables."""
 
-    def __init__(self, limits: Limits, size: int = CACHED_DOCUMENTS) -> None:
+    def __init__(self, limits: Limits, size: int = CACHED_DOCUMENTS,
+                 budget: ModelBudget | None = None) -> None:
         self.limits = limits
         self._parsed: _Lru[str, DocumentNode | GraphQLError] = _Lru(size)
         self._validated: _Lru[tuple[str, Rules], tuple[GraphQLError, ...]] = _Lru(size)
         self._checked: _Lru[tuple[str, Ints], Checked] = _Lru(size)
         self._pool = ThreadPoolExecutor(CHECK_THREADS, thread_name_prefix="graphmem-check")
         self._rules: CostRules | None = None
-        self.budget = RateLimiter(limits.model_calls)
+        self.budget = budget or ModelBudget(limits.model_calls)
 
     def rules(self, schema: GraphQLSchema) -> CostRules:
         """The schema's defaults for `limit` and `hops`, read once."""
@@ -216,16 +216,10 @@ class QueryLimits(SchemaExtension):
         principal = getattr(context, "principal", None)
         key = getattr(principal, "key_id", None)
         who = f"key:{key}" if key else f"client:{getattr(context, 'client', '-')}"
-        budget = self.documents.budget
-        wait = budget.take(who, cost=checked.calls)
-        if not wait:
+        refused = self.documents.budget.refusal(who, checked.calls)
+        if refused is None:
             return []
-        retry = ("more than a minute's budget: make fewer calls per document"
-                 if wait == float("inf") else f"retry in {math.ceil(wait)}s")
-        return [GraphQLError(
-            f"model-call budget: at most {budget.per_minute} model calls a minute per key"
-            f" (GRAPHMEM_API_MODEL_CALLS_PER_MIN); this document makes {checked.calls};"
-            f" {retry}", extensions={"code": "RATE_LIMITED"})]
+        return [GraphQLError(refused, extensions={"code": "RATE_LIMITED"})]
 
     async def _check(self) -> Checked | None:
         ctx = self.execution_context
@@ -289,13 +283,15 @@ def cost_rules(schema: GraphQLSchema) -> CostRules:
     return CostRules(limits, hops)
 
 
-def extensions(settings: Settings, paged: frozenset[str]) -> list[Callable[[], Any]]:
-    """The per-request extension factory, over one document cache for the schema."""
+def extensions(settings: Settings, paged: frozenset[str],
+               budget: ModelBudget | None = None) -> list[Callable[[], Any]]:
+    """The per-request extension factory, over one document cache for the schema; model
+    calls are paid from `budget` (shared with the process's other transports)."""
     limits = Limits(settings.api_max_depth, settings.api_max_aliases,
                     settings.api_max_complexity, paged, settings.api_max_fragments,
                     settings.api_max_spreads, settings.api_check_seconds,
                     settings.api_model_calls_per_min)
-    return [partial(QueryLimits, Documents(limits))]
+    return [partial(QueryLimits, Documents(limits, budget=budget))]
 
 
 def check_hops(hops: int, settings: Settings) -> int:

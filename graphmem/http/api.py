@@ -36,6 +36,7 @@ from graphmem.schema import build_schema
 from graphmem.service.access import authenticator
 from graphmem.service.feed import ChangeFeed
 from graphmem.service.metrics import Metrics
+from graphmem.service.model_budget import ModelBudget
 from graphmem.service.rates import RateLimiter
 from graphmem.settings import Settings
 
@@ -58,9 +59,9 @@ LOCAL_MODE_WARNING = (
 WORKER_THREADS = 40  # as many calls at once as anyio's default worker threads allowed
 
 
-def routes(settings: Settings) -> list[BaseRoute]:
+def routes(settings: Settings, budget: ModelBudget | None = None) -> list[BaseRoute]:
     persisted = PersistedQueries(load_manifest(settings.persisted_queries), settings.apq_cache)
-    graphql = GraphQLEndpoint(build_schema(settings), context_for, False,
+    graphql = GraphQLEndpoint(build_schema(settings, budget), context_for, False,
                               settings.allowed_origins, settings.ws_max_operations, persisted)
     http = IdeOrGraphQL(graphql, settings) if settings.graphiql else graphql
     token = settings.metrics_token.get_secret_value() if settings.metrics_token else None

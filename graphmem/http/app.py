@@ -12,12 +12,14 @@ from graphmem.http import api
 from graphmem.http.health import healthz, readyz
 from graphmem.http.mcp import McpEndpoint
 from graphmem.runtime import Runtime
+from graphmem.service.model_budget import ModelBudget
 from graphmem.settings import Settings, load_settings
 
 
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or load_settings()
-    mcp = McpEndpoint(settings)
+    budget = ModelBudget(settings.api_model_calls_per_min)  # GraphQL and MCP draw from it
+    mcp = McpEndpoint(settings, budget)
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -33,7 +35,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
             runtime.close()
 
     routes: list[BaseRoute] = [Route("/healthz", healthz), Route("/readyz", readyz)]
-    routes += api.routes(settings)
+    routes += api.routes(settings, budget)
     routes.append(Route("/mcp", mcp))
     app = Starlette(routes=routes, lifespan=lifespan, middleware=api.middleware(settings))
     api.prepare(app)

@@ -39,6 +39,7 @@ from graphmem.http.authn import CHALLENGE, principal_for
 from graphmem.http.responses import send_error
 from graphmem.mcp import Host, Who, build_server
 from graphmem.model.principals import INVALID, Principal
+from graphmem.service.model_budget import ModelBudget
 from graphmem.settings import Settings
 
 WATCH_SECONDS = 1.0
@@ -59,8 +60,9 @@ def user_of(principal: Principal) -> AuthenticatedUser:
 
 
 class McpEndpoint:
-    def __init__(self, settings: Settings) -> None:
+    def __init__(self, settings: Settings, budget: ModelBudget) -> None:
         self.settings = settings
+        self.budget = budget
         self._app: Starlette | None = None
         self.server = build_server(self._host, settings.mcp_poll_seconds)
         self.manager: StreamableHTTPSessionManager | None = None
@@ -77,7 +79,7 @@ class McpEndpoint:
     def _host(self) -> Host:
         assert self._app is not None, "McpEndpoint.run was not entered"
         app_state = self._app.state
-        return Host(app_state.runtime, app_state.metrics, identify, "http")
+        return Host(app_state.runtime, app_state.metrics, identify, "http", self.budget)
 
     @asynccontextmanager
     async def run(self, app: Starlette) -> AsyncIterator[None]:

@@ -81,15 +81,19 @@ async def admit_rule(host: Host, rule: Rule, raw_space: str | None, who: Who) ->
 
 
 async def call(ctx: Context[Any, Any], operation: str, raw_space: str | None,
-               work: Work[T], text: Callable[[T], str] | None = None) -> CallToolResult:
-    """Admit the caller for `operation` on `raw_space`, then run `work` on its GraphMem."""
+               work: Work[T], text: Callable[[T], str] | None = None,
+               model_calls: int = 0) -> CallToolResult:
+    """Admit the caller for `operation` on `raw_space`, take the `model_calls` it makes from
+    the key's model-call budget (the one GraphQL draws from), then run `work` on its
+    GraphMem."""
     host = host_of(ctx)
     who = await host.identify(ctx.request_context.request)
     try:
         admitted = await admit(host, operation, raw_space, who)
+        host.budget.charge(_payer(who), model_calls)
     except (AccessDenied, Unauthenticated) as e:  # counted and recorded by the guard
         return failed(str(e))
-    except GraphMemError as e:  # a malformed space
+    except GraphMemError as e:  # a malformed space, an exhausted budget
         host.metrics.observe_operation(operation, errors.outcome(e), 0.0)
         return failed(errors.message(e, operation, who.request_id))
     started = time.perf_counter()
@@ -104,6 +108,12 @@ async def call(ctx: Context[Any, Any], operation: str, raw_space: str | None,
     if isinstance(result, list) and result and isinstance(result[0], Result):
         host.metrics.actions(r.action.value for r in result)
     return answer(result, text(result) if text is not None else None)
+
+
+def _payer(who: Who) -> str:
+    """Whose model-call budget pays: the key's (as over GraphQL), else the local caller's."""
+    key = who.principal.key_id if who.principal is not None else None
+    return f"key:{key}" if key else "local"
 
 
 def _run(admitted: Admitted, host: Host, work: Work[T]) -> T:

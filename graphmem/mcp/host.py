@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from graphmem.model.principals import Principal
 from graphmem.runtime import Runtime
 from graphmem.service.metrics import Metrics
+from graphmem.service.model_budget import ModelBudget
 
 if TYPE_CHECKING:
     from graphmem.mcp.watch import Watcher
@@ -45,4 +46,5 @@ class Host:
     metrics: Metrics
     identify: Identify
     transport: str
+    budget: ModelBudget
     watcher: Watcher | None = field(default=None)

@@ -42,7 +42,7 @@ async def remember(ctx: Context[Any, Any], text: Text, source: Source = "",
     unsafe change is flagged). One line per fact, e.g. `Stored: [SUPERSEDE] state = Zustand`.
     Needs a model configured on the server; otherwise use remember_facts."""
     return await call(ctx, "remember", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.remember(Write(None, text, source)))
+                      lambda mem: mem.remember(Write(None, text, source)), model_calls=1)
 
 
 @tool("write", title="Remember extracted facts")
@@ -74,7 +74,8 @@ async def forget(ctx: Context[Any, Any], text: Text = "", facts: Facts | None = 
             raise InvalidInput("forget needs the text of what to forget, or facts")
         return mem.forget(write)
 
-    return await call(ctx, "forget", space_of(user_id, agent_id, run_id), work)
+    return await call(ctx, "forget", space_of(user_id, agent_id, run_id), work,
+                      model_calls=0 if given else 1)
 
 
 @tool("read", title="Recall", read_only=True)
@@ -97,7 +98,7 @@ async def recall(ctx: Context[Any, Any], question: Question, explain: bool = Fal
     categories = critical_categories
     return await call(ctx, "recall", space, lambda mem: mem.recall(
         question, explain=explain, include_history=include_history, as_of=as_of,
-        critical_categories=categories))
+        critical_categories=categories), model_calls=1)
 
 
 def _valid_at_text(facts: list[Fact], at: str) -> str:
@@ -128,7 +129,7 @@ async def recall_related(ctx: Context[Any, Any], question: Question | None = Non
     return await call(ctx, "recall_related", space_of(user_id, agent_id, run_id),
                       lambda mem: mem.recall_related(question, entities=start, hops=hops,
                                                      as_of=as_of, valid_at=valid_at,
-                                                     limit=limit))
+                                                     limit=limit), model_calls=1)
 
 
 @tool("read", title="History", read_only=True)

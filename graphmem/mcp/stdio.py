@@ -19,6 +19,7 @@ from graphmem.model.principals import Authenticator, Principal, local_admin
 from graphmem.runtime import Runtime
 from graphmem.service.access import authenticator
 from graphmem.service.metrics import Metrics
+from graphmem.service.model_budget import ModelBudget
 from graphmem.settings import Settings
 
 
@@ -65,7 +66,8 @@ def serve_stdio(settings: Settings, token: str | None) -> None:
         runtime.mirror.start()
         metrics = Metrics()
         metrics.watch_models(runtime.model_clients)
-        server = build_server(lambda: Host(runtime, metrics, caller, "stdio"),
+        budget = ModelBudget(settings.api_model_calls_per_min)
+        server = build_server(lambda: Host(runtime, metrics, caller, "stdio", budget),
                               settings.mcp_poll_seconds)
         anyio.run(server.run_stdio_async)
     finally:

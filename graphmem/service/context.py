@@ -31,12 +31,15 @@ class Caller:
 
     `sources`: the sources it is bound to (None: any, the trusted in-process caller; a
     principal's are its key's `--source` and its tenant's mapping, graphmem.auth.sources);
-    `source`: the one its writes name when they name none."""
+    `source`: the one its writes name when they name none; `tenant`: the one tenant a
+    principal's key acts in (None: the in-process operator, who may read the records of the
+    whole deployment)."""
 
     name: str = "local"
     capabilities: frozenset[str] = CAPABILITIES
     sources: frozenset[str] | None = None
     source: str = ""
+    tenant: str | None = None
 
     def can(self, capability: str) -> bool:
         return capability in self.capabilities

@@ -60,7 +60,7 @@ class Admitted:
         """The service layer for this call with the principal's capabilities (tenant-wide
         operations get the tenant's default space)."""
         p = self.principal
-        caller = Caller(p.name, p.capabilities, p.sources, p.source or "")
+        caller = Caller(p.name, p.capabilities, p.sources, p.source or "", p.tenant)
         space = self.space or Space(tenant=self.principal.tenant)
         return GraphMem(space=space, runtime=runtime, caller=caller)
 

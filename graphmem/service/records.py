@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from graphmem.errors import InvalidInput, NotFound
+from graphmem.errors import AccessDenied, InvalidInput, NotFound
 from graphmem.graph import reads
 from graphmem.mirror import audit, listings, receipts
 from graphmem.mirror.keys import public_pem
@@ -32,6 +32,11 @@ class Records:
         self.ctx.require("verify")
         if receipt is not None and not isinstance(receipt, Mapping):
             raise InvalidInput("the receipt must be a JSON object (a receipt graphmem issued)")
+        own = self.ctx.caller.tenant
+        if own is not None:  # a key reads its own tenant's part of the chain, never the rest
+            if tenant not in (None, own):
+                raise AccessDenied(f"the audit chain of tenant {tenant!r} is not this key's")
+            tenant = own
         return self.ctx.runtime.mirror.verify(deep, tenant=tenant,
                                               receipt=None if receipt is None else dict(receipt))
 

@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import IO
 
-from graphmem.errors import InvalidInput
+from graphmem.errors import AccessDenied, InvalidInput
 from graphmem.graph.reads import aware
 from graphmem.graph.spaces import listing
 from graphmem.lifecycle.transfer import codec, importers, replay
@@ -98,19 +98,30 @@ class Transfer:
 
     def _own(self, call: AuditCall, path: Path, mode: str, tenant: bool,
              public_key: str | None, size: int, progress: Progress | None) -> ImportReport:
-        runtime = self.ctx.runtime
+        ctx = self.ctx
+        runtime = ctx.runtime
+        admin = ctx.caller.can("admin")
+        if public_key is not None and not admin:
+            raise AccessDenied(f"{ctx.caller.name!r} may import files this deployment signed;"
+                               " trusting another public key needs the admin capability")
         trusted = codec.trusted_keys(runtime.mirror.trusted(), public_key)
         ids: dict[str, list[str]] = {}
+        settings: list[str] = []
         with path.open(encoding="utf-8") as stream:
-            verified = codec.verify(stream, trusted, restoring.collect_ids(ids))
+            verified = codec.verify(stream, trusted, restoring.collect_ids(ids, settings))
         targets = self._targets([str(s) for s in verified.header.get("spaces") or []], tenant)
+        if settings and not admin and mode in ("auto", "restore"):
+            raise AccessDenied(f"the file sets {settings[0]}, which only an admin may set:"
+                               f" ask an admin to restore it, or import it with mode replay"
+                               f" (the values only)")
 
         def opener() -> IO[str]:
             return path.open(encoding="utf-8")
 
         if mode in ("auto", "restore"):
+            writes = Writes(ctx)
             job = restoring.Restore(runtime, call, verified, targets, size, self._index,
-                                    progress)
+                                    progress, writes.recorded_source)
             return job.run(opener, job.plan(ids))
         reports = []
         for origin, target in targets.items():

@@ -119,6 +119,11 @@ class Writes:
                 raise InvalidInput(f"fact #{index}: recorded_at {p.recorded_at.isoformat()} is"
                                    " later than now: memory cannot have learnt it yet")
 
+    def recorded_source(self, source: str) -> str:
+        """The source a fact that names `source` is recorded under for this caller: as named
+        when the caller is bound to it, else as claimed."""
+        return self._speaker(source).source
+
     def _speaker(self, source: str) -> Speaker:
         """The source a write is recorded under: as named when the caller is bound to it (or
         names none), else as claimed (graphmem.auth.sources); whether it is trusted; and

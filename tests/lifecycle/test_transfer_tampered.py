@@ -4,7 +4,6 @@ with another key. An export from another deployment is taken when its key is giv
 
 from __future__ import annotations
 
-import base64
 import json
 import uuid
 from collections.abc import Callable
@@ -17,8 +16,10 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from graphmem import GraphMem
 from graphmem.graph import outbox
 from graphmem.lifecycle.transfer.codec import GENESIS, TamperedExport, canonical, link
-from graphmem.mirror.keys import Signer, public_bytes, public_pem
+from graphmem.mirror.keys import Signer, public_pem
 from graphmem.runtime import Runtime
+
+from support.transfer_support import resigned, write
 
 Make = Callable[..., GraphMem]
 
@@ -34,11 +35,6 @@ def exported(make_mem: Make, tmp_path: Path) -> tuple[GraphMem, list[dict[str, A
     return source, [json.loads(line) for line in path.read_text().splitlines()]
 
 
-def write(path: Path, lines: list[dict[str, Any]]) -> Path:
-    path.write_text("".join(canonical(r) + "\n" for r in lines))
-    return path
-
-
 def rechained(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The records chained again from the start, as a careful forger would."""
     chain, out = GENESIS, []
@@ -47,13 +43,6 @@ def rechained(lines: list[dict[str, Any]]) -> list[dict[str, Any]]:
         chain = link(chain, canonical(body))
         out.append({**body, "chain": chain})
     return [*out, lines[-1]]
-
-
-def resigned(manifest: dict[str, Any], signer: Signer, **changes: Any) -> dict[str, Any]:
-    body = {k: v for k, v in manifest.items() if k != "signature"}
-    body.update(changes, key_id=signer.key_id,
-                public_key=base64.b64encode(public_bytes(signer.public)).decode())
-    return {**body, "signature": signer.sign(canonical(body).encode())}
 
 
 def nothing_written(runtime: Runtime, mem: GraphMem) -> None:

@@ -227,3 +227,31 @@ def test_a_dead_neo4j_is_a_clear_tool_error(serve_mcp: Any) -> None:
                             r" \(Neo4j\) is unavailable \(ref [0-9a-f]{12}\)", text_of(failed))
         assert "bolt://" not in text_of(failed)
         assert "recall" in admin.tools()
+
+
+def test_mcp_pays_its_model_calls_from_the_budget_graphql_draws_from(serve_mcp: Any) -> None:
+    api = serve_mcp(api_model_calls_per_min=2)
+    key = api.key("writer", new_tenant())
+    api.gql(key, '{ recall(space: "u", question: "Which plan?") { answer } }')
+    with http(url(api), key) as mcp:
+        assert mcp.text("recall", {"question": "Which plan?", "user_id": "u"}) == NO_FACTS
+        refused = mcp.call("recall", {"question": "Which plan?", "user_id": "u"})
+        assert refused.is_error, text_of(refused)
+        assert "model-call budget: at most 2 model calls a minute per key" in text_of(refused)
+        assert mcp.text("remember_facts", {"facts": [fact("plan", "Pro")], "user_id": "u"}) == (
+            "Stored: [ADD] plan = Pro"), "a tool that calls no model is not budgeted"
+    other = api.key("writer", new_tenant())
+    with http(url(api), other) as mcp:
+        assert mcp.text("recall", {"question": "Which plan?", "user_id": "u"}) == NO_FACTS
+
+
+def test_verify_audit_reports_only_the_keys_own_tenant(api: Api, runtime: Runtime) -> None:
+    busy = new_tenant()
+    GraphMem(Space(busy, "u"), runtime=runtime).remember_facts([fact("plan", "Pro")])
+    with http(url(api), api.key("auditor", new_tenant())) as auditor:
+        said = auditor.text("verify_audit", {"deep": True})
+    assert re.fullmatch(r"audit chain OK: 0 rows, hashes, .* verified", said), said
+    with http(url(api), api.key("auditor", busy)) as own:
+        said = own.text("verify_audit", {})
+    rows = int(re.fullmatch(r"audit chain OK: (\d+) rows.*", said, re.S).group(1))  # type: ignore[union-attr]
+    assert rows >= 1, said

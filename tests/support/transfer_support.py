@@ -3,14 +3,18 @@ to compare two spaces that hold the same memory under different ids."""
 
 from __future__ import annotations
 
+import base64
 import io
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from typing import Any
 
 from graphmem import GraphMem
+from graphmem.lifecycle.transfer.codec import canonical
 from graphmem.lifecycle.transfer.restore import derive
+from graphmem.mirror.keys import Signer, public_bytes
 
 SURE = 0.9
 CONFIRM_SCHEMA = {"slots": [{"name": "active_medication", "multi": True, "confirm": True}]}
@@ -188,3 +192,17 @@ def paths_view(related: Any) -> list[Any]:
     return sorted((p.keys, tuple((e.type, e.relation, e.head, e.tail, e.status, e.confidence,
                                   e.valid_from, e.valid_to) for e in p.edges))
                   for p in related.paths)
+
+
+def write(path: Path, lines: list[dict[str, Any]]) -> Path:
+    """Export records written as a file, one canonical line each."""
+    path.write_text("".join(canonical(r) + "\n" for r in lines))
+    return path
+
+
+def resigned(manifest: dict[str, Any], signer: Signer, **changes: Any) -> dict[str, Any]:
+    """The manifest signed again by `signer`, as a forger holding a key of its own would."""
+    body = {k: v for k, v in manifest.items() if k != "signature"}
+    body.update(changes, key_id=signer.key_id,
+                public_key=base64.b64encode(public_bytes(signer.public)).decode())
+    return {**body, "signature": signer.sign(canonical(body).encode())}

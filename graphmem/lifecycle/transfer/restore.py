@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import hashlib
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import IO, Any
@@ -138,7 +138,8 @@ class Restore:
 
     def __init__(self, runtime: Clients, call: AuditCall | None, verified: codec.Verified,
                  targets: dict[str, str], batch: int, index: Index,
-                 progress: Progress | None = None) -> None:
+                 progress: Progress | None = None,
+                 source_of: Callable[[str], str] = str) -> None:
         self.runtime = runtime
         self.call = call
         self.verified = verified
@@ -146,6 +147,7 @@ class Restore:
         self.batch = batch
         self.index = index
         self.progress = progress
+        self.source_of = source_of  # a fact's source as this caller may record it
         self.written: Counter[str] = Counter()
         self.sealed = 0
         self.at: dict[str, int] = {}  # each target's checkpoint line as this run left it
@@ -238,7 +240,8 @@ class Restore:
                 "labels": list(pending.own.get("relation_labels") or [])}
         return {
             "import": point.id, "space": own,
-            "batch": {"facts": [records.fact_row(f, target, remap) for f in pending.facts],
+            "batch": {"facts": [records.fact_row(self._spoken(f), target, remap)
+                                for f in pending.facts],
                       "supersedes": [e for f in pending.facts
                                      for e in records.link_rows(f, "supersedes", remap)],
                       "retracts": [e for f in pending.facts
@@ -246,6 +249,10 @@ class Restore:
             "entities": [records.entity_row(e, remap) for e in pending.entities],
             "conflicts": [records.conflict_row(c, target, remap) for c in pending.conflicts],
         }
+
+    def _spoken(self, fact: dict[str, Any]) -> dict[str, Any]:
+        source = str(fact.get("source") or "")
+        return {**fact, "source": self.source_of(source)} if source else fact
 
     def _finish(self, plans: dict[str, _Plan]) -> None:
         """Spaces whose every record an earlier run wrote, but whose end it did not mark."""
@@ -262,12 +269,31 @@ def _mark_done(tx: ManagedTransaction, outbox: Outbox, point: Checkpoint, line: 
     imports.advance(tx, point, line, line, 0, True, now)
 
 
-def collect_ids(ids: dict[str, list[str]]) -> Callable[[dict[str, Any]], None]:
-    """A visitor for `codec.verify`: the fact and conflict ids of each source space."""
+def collect_ids(ids: dict[str, list[str]],
+                settings: list[str] | None = None) -> Callable[[dict[str, Any]], None]:
+    """A visitor for `codec.verify`: the fact and conflict ids of each source space, and in
+    `settings` what the file would set that only an admin may (`admin_settings`)."""
     def visit(record: dict[str, Any]) -> None:
         if record["type"] in ("fact", "conflict"):
             ids.setdefault(str(record["space"]), []).append(str(record["id"]))
+        elif record["type"] == "space" and settings is not None:
+            settings.extend(f"{what} of space {record['space']}"
+                            for what in admin_settings(record))
     return visit
+
+
+def admin_settings(space: Mapping[str, Any]) -> list[str]:
+    """What a space record sets that only an admin may: a reconcile policy other than the
+    default (a mode, authority ranks, curated sources), a retention period."""
+    found = []
+    policy = space.get("policy") or {}
+    if policy.get("mode", "RECENCY") != "RECENCY" or policy.get("authority"):
+        found.append("the reconcile policy")
+    if policy.get("curated"):
+        found.append("the curated sources")
+    if space.get("retention_days") is not None:
+        found.append("the retention period")
+    return found
 
 
 def lines(opener: Opener, verified: codec.Verified) -> Iterator[tuple[int, dict[str, Any]]]:

@@ -1,0 +1,35 @@
+"""The model calls a key may make a minute (GRAPHMEM_API_MODEL_CALLS_PER_MIN), one budget
+per process that every transport draws from: a key cannot spend its GraphQL budget and then
+as much again over MCP."""
+
+from __future__ import annotations
+
+import math
+
+from graphmem.errors import RateLimited
+from graphmem.service.rates import RateLimiter
+
+
+class ModelBudget:
+    def __init__(self, per_minute: int) -> None:
+        self.per_minute = per_minute
+        self._limiter = RateLimiter(per_minute)
+
+    def refusal(self, who: str, calls: int) -> str | None:
+        """None when `calls` are taken from `who`'s budget (a key id, or without one the
+        client); else why not, and when to retry."""
+        if calls <= 0:
+            return None
+        wait = self._limiter.take(who, cost=calls)
+        if not wait:
+            return None
+        retry = ("more than a minute's budget: make fewer calls at once"
+                 if wait == float("inf") else f"retry in {math.ceil(wait)}s")
+        return (f"model-call budget: at most {self.per_minute} model calls a minute per key"
+                f" (GRAPHMEM_API_MODEL_CALLS_PER_MIN); this call makes {calls}; {retry}")
+
+    def charge(self, who: str, calls: int) -> None:
+        """Take `calls` from `who`'s budget, or raise RateLimited."""
+        found = self.refusal(who, calls)
+        if found is not None:
+            raise RateLimited(found)
