@@ -103,6 +103,14 @@ class Settings(BaseSettings):
     audit_checkpoint_dir: Path | None = Field(None, description="Where the checkpoint files"
                                               " go; unset = <home>/audit.")
 
+    # ---- writes ----
+    write_max_facts: int = Field(1000, ge=1, le=100_000, description="Facts one write (one"
+                                 " rememberFacts, forgetFacts or remember call) may hold.")
+    write_max_stored_text: int = Field(8_000_000, ge=10_000, description="Characters of text"
+                                       " one write may store: the message once, plus each"
+                                       " fact's raw text (the message, when a fact has no"
+                                       " raw of its own).")
+
     # ---- export and import ----
     import_batch: int = Field(1000, ge=1, le=100_000, description="Records an import writes"
                               " per transaction (and per checkpoint).")

@@ -11,7 +11,7 @@ import neo4j
 from neo4j import GraphDatabase, ManagedTransaction, Session
 from neo4j.exceptions import AuthError, ClientError, Neo4jError, ServiceUnavailable
 
-from graphmem.errors import ConfigError, Neo4jUnavailable
+from graphmem.errors import ConfigError, InvalidInput, Neo4jUnavailable
 from graphmem.graph.statements import query
 from graphmem.settings import Settings
 
@@ -128,12 +128,34 @@ class GraphDriver:
             if not retry:
                 raise
         except Neo4jError as e:
+            if out_of_memory(e):  # transient to the driver, but the same request fails again
+                raise too_large(e) from e
             if not e.is_retryable() or not retry:
                 raise
             log.warning("transaction failed and will be retried: %s", e.code or e)
         with self.session() as session, _pipelined(session):
             run_tx = session.execute_write if write else session.execute_read
             return run_tx(fn, *args)
+
+
+# Neo4j's refusals of a transaction's memory: the pool (dbms.memory.transaction.total.max)
+# and one transaction's share (db.memory.transaction.max), under their old and GQL codes.
+MEMORY_REFUSALS = ("MemoryPoolOutOfMemoryError", "TransactionOutOfMemoryError",
+                   "TransactionMemoryLimit")
+MEMORY_GQL_STATUSES = ("51N72", "51N73")
+
+
+def out_of_memory(error: Neo4jError) -> bool:
+    code = error.code or ""
+    status = getattr(error, "gql_status", None) or ""
+    return code.endswith(MEMORY_REFUSALS) or status in MEMORY_GQL_STATUSES
+
+
+def too_large(error: Neo4jError) -> InvalidInput:
+    """What a caller is told when Neo4j refuses a transaction the memory it needs."""
+    return InvalidInput("this request needs more memory than Neo4j allows one transaction"
+                        f" ({error.code}): ask for less at once (fewer facts or shorter texts"
+                        " per write, a smaller page)")
 
 
 def _pipelined(session: Session) -> AbstractContextManager[Any]:

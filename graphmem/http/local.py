@@ -57,12 +57,21 @@ def origin_allowed(origin: str, host: str | None, allowed: frozenset[str]) -> bo
                                    or (is_same_origin(origin, host) and loopback_host(host)))
 
 
+def on_this_machine(scope: Scope) -> str | None:
+    """Why the client is not a program on this machine talking to the server directly (a
+    loopback client, through no proxy that did not resolve it), or None when it is."""
+    if not is_loopback(scope):
+        return "allowed from loopback only"
+    if proxied(scope) and FORWARDED_BY not in state.request_state(scope):
+        return "not allowed through a proxy"
+    return None
+
+
 def refusal(scope: Scope, headers: Headers, allowed: frozenset[str]) -> str | None:
     """Why this request may not act keyless, or None when it may."""
-    if not is_loopback(scope):
-        return "keyless access is allowed from loopback only"
-    if proxied(scope) and FORWARDED_BY not in state.request_state(scope):
-        return "keyless access is not allowed through a proxy"
+    remote = on_this_machine(scope)
+    if remote is not None:
+        return f"keyless access is {remote}"
     host = headers.get("host")
     if not loopback_host(host):
         return f"keyless access needs a loopback Host, not {host!r}"

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import islice
 from typing import Concatenate, ParamSpec, TypeVar
 
 from neo4j import ManagedTransaction
@@ -23,6 +24,8 @@ from graphmem.slots import SlotSchema, normalise_subject
 
 T = TypeVar("T")
 P = ParamSpec("P")
+
+MAX_SUBJECTS = 1000  # subjects one call may name (check before act, decisions, attestations)
 
 
 @dataclass(frozen=True)
@@ -93,7 +96,13 @@ class SpaceContext:
             raise InvalidInput(str(e)) from None
 
     def subjects(self, subjects: Iterable[str]) -> list[str]:
-        return [self.subject(s) or "" for s in subjects]
+        """The subjects one call names (an action's, a decision's, an attestation's), at
+        most MAX_SUBJECTS of them."""
+        named = list(islice(subjects, MAX_SUBJECTS + 1))
+        if len(named) > MAX_SUBJECTS:
+            raise InvalidInput(f"more than {MAX_SUBJECTS} subjects in one call: name the ones"
+                               " the action depends on, or split the call")
+        return [self.subject(s) or "" for s in named]
 
     def window(self, kind: str, first: int | None = None, after: str | None = None,
                last: int | None = None, before: str | None = None,

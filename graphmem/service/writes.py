@@ -55,12 +55,31 @@ class Writes:
     def _facts(self, call: AuditCall, write: Write) -> list[Result]:
         facts = list(write.facts) if write.facts is not None else None
         proposals = parse_proposals(facts, self.ctx.schema)
+        self._check_size(proposals, write.text)
         if not write.retract:
             return self._write(call, tuple(proposals), write)
         removals = tuple(p.with_changes(action=Action.RETRACT) for p in proposals)
         results = self._write(call, removals, replace(write, source_ref=""))
         return [Result(r.action, r.subject, r.value, r.fact_id, NOTHING_TO_RETRACT)
                 if r.action == Action.SKIP else r for r in results]
+
+    def _check_size(self, proposals: list[Proposal], text: str) -> None:
+        """A write stores the message once and each fact's raw text, which is the message
+        when the fact brings none: bounded, so a request never costs many times its size."""
+        settings = self.ctx.settings
+        if len(proposals) > settings.write_max_facts:
+            raise InvalidInput(f"{len(proposals)} facts in one write: at most"
+                               f" {settings.write_max_facts} (GRAPHMEM_WRITE_MAX_FACTS);"
+                               " split them over several calls")
+        copied = sum(1 for p in proposals if not p.raw)
+        stored = len(text) * (1 + copied) + sum(len(p.raw) for p in proposals)
+        if stored > settings.write_max_stored_text:
+            raise InvalidInput(
+                f"this write would store {stored:,} characters of text (the"
+                f" {len(text):,}-character message is copied into the raw text of each of"
+                f" its {copied} fact(s) without one): at most"
+                f" {settings.write_max_stored_text:,} (GRAPHMEM_WRITE_MAX_STORED_TEXT); give"
+                " each fact its own `raw` excerpt, or send the message in smaller parts")
 
     def _write(self, call: AuditCall, proposals: tuple[Proposal, ...],
                write: Write) -> list[Result]:

@@ -12,7 +12,7 @@ from pydantic import SecretStr
 from graphmem.http.app import create_app
 from graphmem.settings import Settings
 
-from support.api_support import PEPPER, Api, codes, new_tenant
+from support.api_support import PEPPER, Api, codes, fresh_address, new_tenant
 
 pytestmark = pytest.mark.races
 
@@ -60,6 +60,18 @@ def test_metrics_token_guards_metrics(serve_api: Callable[..., Api]) -> None:
     ok = httpx.get(f"{guarded.base}/metrics",
                    headers={"Authorization": "Bearer scrape-s3cret"})
     assert ok.status_code == 200 and "graphmem_errors_total" in ok.text
+
+
+def test_metrics_without_a_token_answer_this_machine_only(
+        serve_api: Callable[..., Api]) -> None:
+    proxied = serve_api(trusted_proxies=("127.0.0.1",))
+    assert httpx.get(f"{proxied.base}/metrics").status_code == 200, "a scraper on this machine"
+    remote = httpx.get(f"{proxied.base}/metrics", headers={"X-Forwarded-For": fresh_address()})
+    assert remote.status_code == 403 and codes(remote.json()) == ["FORBIDDEN"]
+    assert "GRAPHMEM_METRICS_TOKEN" in remote.json()["errors"][0]["message"]
+    direct = serve_api()  # no trusted proxy: a forwarding header is some proxy's
+    forwarded = httpx.get(f"{direct.base}/metrics", headers={"X-Forwarded-For": "127.0.0.1"})
+    assert forwarded.status_code == 403
 
 
 def test_graphiql_is_served_to_browsers(api: Api) -> None:

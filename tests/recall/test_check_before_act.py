@@ -100,3 +100,8 @@ def test_bad_arguments_are_invalid_input(mem: GraphMem) -> None:
         mem.records.check_before_act([])
     with pytest.raises(InvalidInput, match="max_age must be positive"):
         mem.records.check_before_act(["plan"], max_age=0)
+
+
+def test_more_subjects_than_one_call_may_name_are_refused(mem: GraphMem) -> None:
+    with pytest.raises(InvalidInput, match="more than 1000 subjects in one call"):
+        mem.records.check_before_act(f"s{i}" for i in range(1001))

@@ -59,7 +59,10 @@ def test_graphiql_runs_a_query_with_every_other_host_blocked(browser: Browser,
         assert token not in page.url
         stored = page.evaluate("() => JSON.stringify(Object.assign({}, localStorage))")
         assert token not in stored, "the key must stay out of local storage"
+        assert "Probe" not in stored, "documents and variables stay out of local storage"
         assert page.evaluate("() => sessionStorage.getItem('graphmem.apiKey')") == token
+        session = page.evaluate("() => JSON.stringify(Object.assign({}, sessionStorage))")
+        assert "Probe" in session, "the tabs live as long as the browser tab"
         watch.assert_clean()
         assert watch.left_the_server() == []
         assert any(u.endswith("/graphql") for u in watch.requested)

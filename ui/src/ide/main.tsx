@@ -2,7 +2,8 @@
  * GraphiQL with the explorer plugin, bundled from npm and served by graphmem itself: the
  * page loads nothing from another host. The key is asked for in a form and kept in session
  * storage (shared with the explorer); it fills the Authorization header and the WebSocket
- * connection payload, and is never put in a URL.
+ * connection payload, and is never put in a URL. GraphiQL keeps its tabs, documents and
+ * variables (which may hold secrets) in the same session storage, never in local storage.
  */
 import 'graphiql/setup-workers/vite';
 import 'graphiql/style.css';
@@ -79,6 +80,7 @@ function Ide({ token, onSignOut }: { token: string; onSignOut: () => void }) {
       defaultTabs={examples()}
       initialHeaders={JSON.stringify({ Authorization: bearer(token) }, null, 2)}
       shouldPersistHeaders={false}
+      storage={window.sessionStorage}
       defaultEditorToolsVisibility="variables"
     >
       <GraphiQL.Logo>
