@@ -11,7 +11,8 @@ every cap, and a deadline (graphmem.schema.deadline) stops whatever still runs t
 Cost: every field costs 1, a field taking `first` or `limit` multiplies the cost of its
 selection by it (the field's default when omitted), `hops` doubles it for every hop past the
 first, and a field that calls a model costs MODEL_CALL_COST more (graphmem.schema.measure).
-Introspection fields are free and add no depth. Model calls are also budgeted per key and
+An introspection root (`__schema`, `__type`) costs INTROSPECTION_COST more and introspection
+fields add no depth. Model calls are also budgeted per key and
 minute (GRAPHMEM_API_MODEL_CALLS_PER_MIN): a document whose calls the key's budget cannot pay
 for is refused with RATE_LIMITED before it runs; the count comes with the cached outcome,
 so the budget costs one token-bucket update per request.
@@ -21,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+import weakref
 from collections import OrderedDict
 from collections.abc import AsyncIterator, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -114,6 +116,8 @@ class Documents:
         self._checked: _Lru[tuple[str, Ints], Checked] = _Lru(size)
         self._pool = ThreadPoolExecutor(CHECK_THREADS, thread_name_prefix="graphmem-check")
         self._rules: CostRules | None = None
+        self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = (
+            weakref.WeakValueDictionary())
         self.budget = budget or ModelBudget(limits.model_calls)
 
     def rules(self, schema: GraphQLSchema) -> CostRules:
@@ -123,14 +127,27 @@ class Documents:
         return self._rules
 
     async def check(self, schema: GraphQLSchema, query: str, variables: dict[str, Any],
-                    rules: Rules) -> Checked:
-        """The outcome for this query text: from the cache, else worked out on the pool."""
+                    rules: Rules, who: str = "-") -> Checked:
+        """The outcome for this query text: from the cache, else worked out on the pool,
+        one document at a time per client (`who`: its key, else its address), so one client
+        never holds more than one of the pool's threads."""
         key = (query, _ints(variables))
         found = self._checked.get(key)
         if found is None:
-            loop = asyncio.get_running_loop()
-            found = await loop.run_in_executor(self._pool, self.check_now, schema, query,
-                                               key[1], rules)
+            async with self._turn(who):
+                found = self._checked.get(key)  # another request of this client checked it
+                if found is None:
+                    loop = asyncio.get_running_loop()
+                    found = await loop.run_in_executor(self._pool, self.check_now, schema,
+                                                       query, key[1], rules)
+        return found
+
+    def _turn(self, who: str) -> asyncio.Lock:
+        """The client's lock: held by whoever of its requests checks a document now; gone
+        once no request holds or waits for it."""
+        found = self._turns.get(who)
+        if found is None:
+            found = self._turns[who] = asyncio.Lock()
         return found
 
     def check_now(self, schema: GraphQLSchema, query: str, ints: Ints,
@@ -139,8 +156,8 @@ class Documents:
         try:
             found: Checked = within(self.limits.seconds,
                                     partial(self._work, schema, query, ints, rules))
-        except TooSlow:
-            return Checked(None, (GraphQLError(
+        except TooSlow:  # remembered, so sending it again costs nothing more
+            found = Checked(None, (GraphQLError(
                 f"checking this query took more than {self.limits.seconds:g}s of CPU time"
                 " (GRAPHMEM_API_CHECK_SECONDS): send a smaller or simpler document"),))
         self._checked.put((query, ints), found)
@@ -168,6 +185,13 @@ class Documents:
                 found = e
             self._parsed.put(query, found)
         return found
+
+
+def _client(context: Any) -> str:
+    """Whose request it is: its key, else its address."""
+    principal = getattr(context, "principal", None)
+    key = getattr(principal, "key_id", None)
+    return f"key:{key}" if key else f"client:{getattr(context, 'client', '-')}"
 
 
 def _ints(variables: dict[str, Any]) -> Ints:
@@ -212,10 +236,7 @@ class QueryLimits(SchemaExtension):
         for; take them from it otherwise."""
         if not checked.calls:
             return []
-        context = self.execution_context.context
-        principal = getattr(context, "principal", None)
-        key = getattr(principal, "key_id", None)
-        who = f"key:{key}" if key else f"client:{getattr(context, 'client', '-')}"
+        who = _client(self.execution_context.context)
         refused = self.documents.budget.refusal(who, checked.calls)
         if refused is None:
             return []
@@ -225,7 +246,8 @@ class QueryLimits(SchemaExtension):
         ctx = self.execution_context
         if ctx.query:
             self._checked = await self.documents.check(
-                ctx.schema._schema, ctx.query, ctx.variables or {}, tuple(ctx.validation_rules))
+                ctx.schema._schema, ctx.query, ctx.variables or {}, tuple(ctx.validation_rules),
+                _client(ctx.context))
         return self._checked
 
 

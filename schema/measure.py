@@ -37,6 +37,10 @@ from graphql import (
 from graphmem.schema.pagination import DEFAULT_PAGE
 
 MODEL_CALL_COST = 500
+# What an introspection root field (`__schema`, `__type`) costs beyond its selection: its
+# answer grows with the whole schema, whatever the selection says.
+INTROSPECTION_COST = 500
+INTROSPECTION_ROOTS = frozenset({"__schema", "__type"})
 # Fields that call a model (an LLM, or the embedder for the question), with the boolean
 # argument that turns the call off when it is given as false.
 MODEL_FIELDS: Mapping[str, str | None] = {"recall": None, "recallRelated": "answer",
@@ -154,8 +158,10 @@ class Measurer:
 
     def selection(self, selection_set: SelectionSetNode | None,
                   parent: str | None = ROOT) -> Measure:
-        """Every field costs 1 plus its multiplier times its selection; introspection
-        fields are free and add no depth; fragments add their measure, not a level.
+        """Every field costs 1 plus its multiplier times its selection, and an introspection
+        root INTROSPECTION_COST more; introspection fields add no depth (the standard
+        introspection query nests deeper than any document needs to); fragments add their
+        measure, not a level.
         `parent` names the type the selection is on when the document says it (an
         operation's root, a fragment's type condition), else None."""
         if selection_set is None:
@@ -164,6 +170,10 @@ class Measurer:
         for node in selection_set.selections:
             if isinstance(node, FieldNode):
                 if node.name.value.startswith("__"):
+                    inner = self.selection(node.selection_set, None)
+                    root = node.name.value in INTROSPECTION_ROOTS
+                    cost += 1 + root * INTROSPECTION_COST + inner.cost
+                    cost = min(cost, self.cap)
                     continue
                 inner = self.selection(node.selection_set, None)
                 times = self.multiplier(node, parent)

@@ -71,6 +71,10 @@ SHAPES = {
     "too many spreads": (many_spreads(501), "spreads exceed the limit"),
     "a fragment spreading itself": ("{ ...A } fragment A on Query { ...B }"
                                     " fragment B on Query { ...A }", "spreads itself"),
+    "a flood of __typename": ("{ " + "__typename " * 15_000 + "}", "budget"),
+    "aliased introspection trees": ("{ " + " ".join(
+        f"t{i}: __schema {{ types {{ name fields {{ name args {{ name }} }} }} }}"
+        for i in range(30)) + " }", "budget"),
 }
 
 

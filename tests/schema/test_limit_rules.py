@@ -11,7 +11,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from graphmem.schema.limits import Limits, check
-from graphmem.schema.measure import MODEL_CALL_COST, Census, CostRules, Measurer
+from graphmem.schema.measure import (
+    INTROSPECTION_COST,
+    MODEL_CALL_COST,
+    Census,
+    CostRules,
+    Measurer,
+)
 from graphmem.schema.pagination import DEFAULT_PAGE
 from graphmem.service.rates import RateLimiter, client_bucket
 
@@ -52,7 +58,15 @@ def test_the_cost_multiplies_paged_selections() -> None:
     assert cost("{ facts(first: 10) { edges { node { id } } } }") == 1 + 10 * 3
     assert cost("{ facts { edges { node { id } } } }") == 1 + 50 * 3
     assert cost("query($n: Int) { facts(first: $n) { totalCount } }", {"n": 400}) == 401
-    assert cost("{ __schema { types { name } } }") == 0
+    assert cost("{ __schema { types { name } } }") == 1 + INTROSPECTION_COST + 2
+    assert cost("{ a: __typename b: __typename }") == 2, "every field counts, aliases too"
+
+
+def test_aliased_introspection_trees_cost_one_schema_each() -> None:
+    tree = "__schema { types { name fields { name } } }"
+    trees = " ".join(f"t{i}: {tree}" for i in range(30))
+    assert cost(f"{{ {trees} }}") == 30 * (1 + INTROSPECTION_COST + 4)
+    assert cost(f"{{ {trees} }}") > 5000, "over the default GRAPHMEM_API_MAX_COMPLEXITY"
 
 
 def test_a_field_named_like_a_page_on_another_type_is_no_page() -> None:
@@ -144,8 +158,7 @@ def _expanded(selection_set: Any, fragments: dict[str, Any], seen: frozenset[str
     """The fields of a selection with every spread expanded in place (exponential)."""
     for node in selection_set.selections if selection_set is not None else ():
         if isinstance(node, FieldNode):
-            if not node.name.value.startswith("__"):
-                yield node, seen
+            yield node, seen
         elif isinstance(node, InlineFragmentNode):
             yield from _expanded(node.selection_set, fragments, seen)
         elif node.name.value not in seen and node.name.value in fragments:
@@ -156,15 +169,21 @@ def _expanded(selection_set: Any, fragments: dict[str, Any], seen: frozenset[str
 def _expanded_cost(selection_set: Any, fragments: dict[str, Any], seen: frozenset[str]) -> int:
     total = 0
     for field, inner in _expanded(selection_set, fragments, seen):
+        name = field.name.value
+        if name.startswith("__"):
+            root = INTROSPECTION_COST if name in ("__schema", "__type") else 0
+            total += 1 + root + _expanded_cost(field.selection_set, fragments, inner)
+            continue
         first = next((int(a.value.value) for a in field.arguments or () if a.name.value == "first"),
-                     DEFAULT_PAGE if field.name.value == "facts" else 1)
+                     DEFAULT_PAGE if name == "facts" else 1)
         total += 1 + first * _expanded_cost(field.selection_set, fragments, inner)
     return total
 
 
 def _expanded_depth(selection_set: Any, fragments: dict[str, Any], seen: frozenset[str]) -> int:
     return max((1 + _expanded_depth(f.selection_set, fragments, inner)
-                for f, inner in _expanded(selection_set, fragments, seen)), default=0)
+                for f, inner in _expanded(selection_set, fragments, seen)
+                if not f.name.value.startswith("__")), default=0)
 
 
 @st.composite

@@ -1,0 +1,70 @@
+"""The pool that checks new documents is shared fairly: one client checks one document at a
+time, so a client sending slow documents holds at most one of the pool's threads while
+another client's new document is checked on the other; and a document whose check ran out of
+time is remembered, so sending it again costs nothing more."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+
+import pytest
+
+from graphmem.schema import build_schema
+from graphmem.schema.limits import Checked, Documents, Limits
+from graphmem.settings import load_settings
+
+pytestmark = pytest.mark.races
+
+SCHEMA = build_schema(load_settings())._schema
+LIMITS = Limits(depth=10, aliases=30, cost=5000, paged=frozenset({"facts"}), fragments=100,
+                spreads=500)
+
+
+def test_one_client_holds_one_checking_thread_at_most() -> None:
+    documents = Documents(LIMITS)
+    started: list[str] = []
+    release = threading.Event()
+
+    def check_now(schema: object, query: str, ints: object, rules: object) -> Checked:
+        started.append(query)
+        if query.startswith("slow"):
+            assert release.wait(30), "the test never released the slow checks"
+        return Checked(None, ())
+
+    documents.check_now = check_now  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        first = asyncio.create_task(documents.check(SCHEMA, "slow 1", {}, (), "key:a"))
+        second = asyncio.create_task(documents.check(SCHEMA, "slow 2", {}, (), "key:a"))
+        while "slow 1" not in started:
+            await asyncio.sleep(0.01)
+        await documents.check(SCHEMA, "other client's", {}, (), "key:b")
+        assert started == ["slow 1", "other client's"], "the second slow check waits its turn"
+        release.set()
+        await asyncio.gather(first, second)
+        assert started == ["slow 1", "other client's", "slow 2"]
+
+    asyncio.run(scenario())
+
+
+def test_a_check_that_ran_out_of_time_is_remembered() -> None:
+    documents = Documents(Limits(depth=10, aliases=30, cost=5000, paged=frozenset(),
+                                 fragments=100, spreads=500, seconds=0.05))
+    same_named = "query($s: String!) { " + "stats(space: $s) { active } " * 600 + "}"
+    work = documents._work
+    runs: list[str] = []
+
+    def counted(*args: object) -> Checked:
+        runs.append("checked")
+        return work(*args)  # type: ignore[arg-type]
+
+    documents._work = counted  # type: ignore[method-assign]
+
+    async def twice() -> tuple[Checked, Checked]:
+        return (await documents.check(SCHEMA, same_named, {}, ()),
+                await documents.check(SCHEMA, same_named, {}, ()))
+
+    first, again = asyncio.run(twice())
+    assert "GRAPHMEM_API_CHECK_SECONDS" in first.errors[0].message
+    assert again is first and runs == ["checked"]
