@@ -10,7 +10,8 @@ on the event loop, within GRAPHMEM_API_CHECK_SECONDS: the limit walk is linear
 every cap, and a deadline (graphmem.schema.deadline) stops whatever still runs too long.
 Cost: every field costs 1, a field taking `first` or `limit` multiplies the cost of its
 selection by it (the field's default when omitted), `hops` doubles it for every hop past the
-first, and a field that calls a model costs MODEL_CALL_COST more (graphmem.schema.measure).
+first, a field that calls a model costs MODEL_CALL_COST more, and one that answers a whole
+space's memory (an inline export) WHOLE_SPACE_COST more (graphmem.schema.measure).
 An introspection root (`__schema`, `__type`) costs INTROSPECTION_COST more and introspection
 fields add no depth. Model calls are also budgeted per key and
 minute (GRAPHMEM_API_MODEL_CALLS_PER_MIN): a document whose calls the key's budget cannot pay

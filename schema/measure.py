@@ -41,6 +41,11 @@ MODEL_CALL_COST = 500
 # answer grows with the whole schema, whatever the selection says.
 INTROSPECTION_COST = 500
 INTROSPECTION_ROOTS = frozenset({"__schema", "__type"})
+# Fields whose answer is a whole space's memory (an export inline, up to
+# GRAPHMEM_EXPORT_INLINE_MAX bytes) cost this much beyond their selection: two at most fit
+# the default budget of one document.
+WHOLE_SPACE_COST = 2000
+WHOLE_SPACE_FIELDS = frozenset({"exportMemory"})
 # Fields that call a model (an LLM, or the embedder for the question), with the boolean
 # argument that turns the call off when it is given as false.
 MODEL_FIELDS: Mapping[str, str | None] = {"recall": None, "recallRelated": "answer",
@@ -179,8 +184,10 @@ class Measurer:
                 times = self.multiplier(node, parent)
                 walk = min(self.cap, times * (self.hop_factor(node) - 1))
                 own = self.model_call(node)
+                whole = node.name.value in WHOLE_SPACE_FIELDS
                 depth = max(depth, 1 + inner.depth)
-                cost += 1 + own * MODEL_CALL_COST + walk + min(self.cap, times * inner.cost)
+                cost += (1 + own * MODEL_CALL_COST + whole * WHOLE_SPACE_COST + walk
+                         + min(self.cap, times * inner.cost))
                 calls += own + min(self.cap, times * inner.calls)
             else:
                 inner = self._fragment(node, parent)

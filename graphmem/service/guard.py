@@ -98,7 +98,7 @@ def admit(principal: Principal | None, rule: Rule, raw_space: str | None) -> Adm
 
 def record_denial(runtime: Runtime, principal: Principal | None, operation: str,
                   space: str | None, text: str, request_id: str,
-                  transport: str | None = None) -> None:
+                  transport: str | None = None, repeated: int = 0) -> None:
     """A denial's log line and, for a known principal, its audit row. Neither keeps what the
     caller typed: a space that is not a plain name, and quoted input in the reason, become
     fingerprints (`named` / `reason`), since an audit row can never be erased."""
@@ -107,9 +107,12 @@ def record_denial(runtime: Runtime, principal: Principal | None, operation: str,
     log.warning("denied %s on %r for %s: %s rid=%s", operation, where, who, why, request_id)
     if principal is None:
         return
-    detail = {"reason": why, "request_id": request_id, "key_id": principal.key_id}
+    detail: dict[str, object] = {"reason": why, "request_id": request_id,
+                                 "key_id": principal.key_id}
     if transport is not None:
         detail["transport"] = transport
+    if repeated:
+        detail["repeated"] = repeated  # this key's denials of it since its last row
     runtime.mirror.audit(AuditEntry(where if space else "", principal.name, operation,
                                     "denied", detail, tenant=principal.tenant))
 
@@ -117,10 +120,15 @@ def record_denial(runtime: Runtime, principal: Principal | None, operation: str,
 def deny(runtime: Runtime, metrics: Metrics, principal: Principal | None, operation: str,
          space: str | None, error: AccessDenied | Unauthenticated, request_id: str,
          transport: str | None = None) -> None:
-    """Count a refusal; record an access denial (an unauthenticated call has no one to
-    audit)."""
+    """Count a refusal; record an access denial, the first of a key's denials of an
+    operation within a minute as a row and the rest folded into its next one
+    (graphmem.service.denials). An unauthenticated call has no one to audit."""
     if isinstance(error, Unauthenticated):
         metrics.observe_operation(operation, "UNAUTHENTICATED", 0.0)
         return
     metrics.observe_operation(operation, "FORBIDDEN", 0.0)
-    record_denial(runtime, principal, operation, space, str(error), request_id, transport)
+    who = principal.key_id or principal.name if principal is not None else "-"
+    repeated = metrics.denials.row(who, operation)
+    if repeated is not None:
+        record_denial(runtime, principal, operation, space, str(error), request_id, transport,
+                      repeated)

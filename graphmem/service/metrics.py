@@ -15,6 +15,7 @@ from prometheus_client.exposition import generate_latest
 from prometheus_client.registry import Collector
 
 from graphmem.graph.statements import EXECUTIONS
+from graphmem.service.denials import DenialSampler
 
 BUCKETS = (0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
 ROUTES = frozenset({"/graphql", "/mcp", "/healthz", "/readyz", "/metrics"})
@@ -39,6 +40,7 @@ class Metrics:
                                  ["action"], registry=r)
         self.errors = Counter("graphmem_errors", "Errors answered, by code", ["code"],
                               registry=r)
+        self.denials = DenialSampler()  # which denials become audit rows
         self.models = ModelCalls(dict)
         r.register(self.models)
         r.register(StatementCalls())

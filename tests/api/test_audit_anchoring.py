@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 
+import httpx
 import pytest
 from pydantic import SecretStr
 
@@ -19,7 +20,7 @@ from graphmem.mirror import audit
 from graphmem.mirror import migrations as store_migrations
 from graphmem.mirror.db import RelationalStore
 
-from support.api_support import Api, new_tenant
+from support.api_support import Api, codes, new_tenant
 
 REMEMBER = ("mutation($s: String!, $f: [FactInput!]!) { rememberFacts(space: $s, facts: $f)"
             " { action } }")
@@ -117,3 +118,22 @@ def test_a_denial_keeps_none_of_the_caller_s_input(api: Api) -> None:
     stored = json.dumps([r.as_dict() for r in rows])
     assert "123-45-6789" not in stored and "Kessler" not in stored
     assert rows[0].space.startswith("sha256:"), "a fingerprint stands for the raw space"
+
+
+def test_a_flood_of_denials_is_one_audit_row_per_operation_a_minute(api: Api) -> None:
+    tenant = new_tenant()
+    token = api.key("reader", tenant)
+    before = denied_verifications(api)
+    for _ in range(10):
+        body = api.post("{ verifyAudit { ok } }", token=token).json()
+        assert codes(body) == ["FORBIDDEN"], "every denial is answered"
+    api.flush_audit()
+    rows = [r for r in audit.listing(api.keys.store, tenant, 100) if r.outcome == "denied"]
+    assert [r.operation for r in rows] == ["verifyAudit"], rows
+    assert denied_verifications(api) == before + 10, "the metrics count each"
+
+
+def denied_verifications(api: Api) -> float:
+    name = 'graphmem_operations_total{operation="verifyAudit",outcome="FORBIDDEN"}'
+    lines = httpx.get(f"{api.base}/metrics").text.splitlines()
+    return sum(float(line.rsplit(" ", 1)[1]) for line in lines if line.startswith(name))

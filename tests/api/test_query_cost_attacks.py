@@ -75,6 +75,8 @@ SHAPES = {
     "aliased introspection trees": ("{ " + " ".join(
         f"t{i}: __schema {{ types {{ name fields {{ name args {{ name }} }} }} }}"
         for i in range(30)) + " }", "budget"),
+    "aliased inline exports": ("{ " + " ".join(f'e{i}: exportMemory(space: "u") {{ hash }}'
+                                               for i in range(30)) + " }", "budget"),
 }
 
 

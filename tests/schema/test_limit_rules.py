@@ -14,6 +14,7 @@ from graphmem.schema.limits import Limits, check
 from graphmem.schema.measure import (
     INTROSPECTION_COST,
     MODEL_CALL_COST,
+    WHOLE_SPACE_COST,
     Census,
     CostRules,
     Measurer,
@@ -223,3 +224,10 @@ def test_the_linear_measure_equals_expanding_every_spread(query: str) -> None:
     root = census.operations[0].selection_set
     assert measure.cost == _expanded_cost(root, census.fragments, frozenset())
     assert measure.depth == _expanded_depth(root, census.fragments, frozenset())
+
+
+def test_an_inline_export_costs_a_whole_space() -> None:
+    one = 'exportMemory(space: "u") { data }'
+    assert cost(f"{{ {one} }}") == 1 + WHOLE_SPACE_COST + 1
+    thirty = " ".join(f"e{i}: {one}" for i in range(30))
+    assert cost(f"{{ {thirty} }}") > 5000, "over the default GRAPHMEM_API_MAX_COMPLEXITY"
