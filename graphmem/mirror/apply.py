@@ -175,9 +175,11 @@ def _insert_fact(cur: Cursor, cipher: FieldCipher, entry: OutboxEntry,
 def _apply_erase(cur: Cursor, cipher: FieldCipher, entry: OutboxEntry,
                  payload: dict[str, Any]) -> tuple[frozenset[str], dict[str, str]]:
     """Rows of the erased facts leave the mirror; the events that mention them are rewritten
-    without them (returned: event id -> the new row's digest); decision snapshots that
-    include them are dropped (their digest stays). Emptying a space also drops its
-    receipts and decisions, which name its subjects."""
+    without them (returned: event id -> the new row's digest); a decision whose snapshot
+    includes them loses the snapshot, its digest (a hash over the values confirms a guess)
+    and its stored receipt (which names the subjects); the decision's id, caller and action
+    stay. Emptying a space also drops its receipts and decisions, which name its
+    subjects."""
     ids = sorted(set(payload.get("facts", [])))
     space = entry.space
     if payload.get("all"):
@@ -199,11 +201,13 @@ def _apply_erase(cur: Cursor, cipher: FieldCipher, entry: OutboxEntry,
     erased = frozenset(ids)
     rewritten = {event_id: new for event_id in sorted(touched - {entry.id})
                  if (new := _scrub_event(cur, cipher, event_id, erased)) is not None}
-    cur.execute("SELECT id, fact_ids FROM decisions WHERE space = ? AND snapshot IS NOT NULL",
-                (space,))
-    for decision_id, fact_ids in cur.fetchall():
+    cur.execute("SELECT id, fact_ids, receipt_id FROM decisions WHERE space = ?"
+                " AND digest <> ''", (space,))
+    for decision_id, fact_ids, receipt_id in cur.fetchall():
         if erased & set(json.loads(fact_ids)):
-            cur.execute("UPDATE decisions SET snapshot = NULL WHERE id = ?", (decision_id,))
+            cur.execute("UPDATE decisions SET snapshot = NULL, digest = '' WHERE id = ?",
+                        (decision_id,))
+            cur.execute("DELETE FROM receipts WHERE id = ?", (receipt_id,))
     return erased, rewritten
 
 

@@ -179,7 +179,7 @@ def record_decision(store: RelationalStore, signer: Signer, cipher: FieldCipher,
                     caller: str, action: str, subjects: list[str], facts: list[Fact]
                     ) -> dict[str, Any]:
     """Snapshot the facts behind an action and sign it; the snapshot is kept (sealed) until
-    an erasure of one of its facts drops it (the digest stays)."""
+    an erasure of one of its facts drops it, with the digest and the stored receipt."""
     decision_id = "d" + secrets.token_hex(8)
     receipt = snapshot_receipt(store, signer, cipher, "decision", space, facts, {
         "decision_id": decision_id, "action": action, "subjects": subjects, "caller": caller})

@@ -188,7 +188,7 @@ def test_erasure_leaves_no_trace_in_the_stored_bytes(make: Make,
     mem.erasure.delete(subject="city")
     decisions = store.query("SELECT snapshot, digest FROM decisions WHERE space = ?",
                             (mem.space.key,))
-    assert decisions[0][0] is None and decisions[0][1], "the snapshot goes, the digest stays"
+    assert decisions[0] == (None, ""), "the snapshot goes, and the digest over its values"
     if store.url.startswith("sqlite"):
         with sqlite3.connect(store.url[len("sqlite:///"):]) as conn:
             conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
@@ -280,3 +280,22 @@ def test_embeddings_go_with_the_fact(embedding_runtime: Runtime) -> None:
                      v=embedding_runtime.embedder.query(f"city {SECRET}")).single()
         assert fact_id not in hits["ids"]
     mem.close()
+
+
+def test_erasing_a_subject_drops_what_a_decision_receipt_kept_of_it(
+        make: Make, mirror_runtime: Runtime) -> None:
+    mem = make()
+    mem.remember_facts([{"subject": "home_address", "value": SECRET, "confidence": 0.9},
+                        {"subject": "plan", "value": "Pro", "confidence": 0.9}])
+    about_home = mem.records.record_decision("send a letter", ["home_address"])["receipt"]
+    about_plan = mem.records.record_decision("bill", ["plan"])["receipt"]
+    mem.erasure.delete(subject="home_address")
+    mem.records.drain()
+    with pytest.raises(NotFound):
+        mem.records.receipt(about_home["id"])
+    assert mem.records.receipt(about_plan["id"])["receipt"]["subjects"] == ["plan"]
+    rows = mirror_runtime.store.query(
+        "SELECT receipt_id, digest, snapshot FROM decisions WHERE space = ? ORDER BY created_at",
+        (mem.space.key,))
+    assert [(r[0], r[1], r[2] is None) for r in rows] == [
+        (about_home["id"], "", True), (about_plan["id"], about_plan["digest"], False)]
