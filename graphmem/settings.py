@@ -102,6 +102,10 @@ class Settings(BaseSettings):
                                             " often while rows are appended (s).")
     audit_checkpoint_dir: Path | None = Field(None, description="Where the checkpoint files"
                                               " go; unset = <home>/audit.")
+    audit_witness: str | None = Field(None, description="A witness outside this host that"
+                                      " receives every checkpoint line too: a file to append"
+                                      " to (on write-once storage) or an http(s) URL to POST"
+                                      " each line to.")
 
     # ---- writes ----
     write_max_facts: int = Field(1000, ge=1, le=100_000, description="Facts one write (one"

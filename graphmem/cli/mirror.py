@@ -41,10 +41,15 @@ def audit_verify(
             raise InvalidInput(f"{since_receipt} does not hold a receipt (a JSON object)")
     if checkpoints is not None and not checkpoints.is_file():
         raise InvalidInput(f"no checkpoint file {checkpoints}")
+    from graphmem.service.operations import missing_anchor
+
     with open_runtime() as runtime:
+        unanchored = missing_anchor(runtime, checkpoints)  # before the verify anchors it
         report = runtime.mirror.verify(deep, receipt=receipt, checkpoint_file=checkpoints)
     typer.echo(str(report))
-    if not report.ok:
+    if unanchored is not None:
+        typer.echo(unanchored, err=True)
+    if not report.ok or unanchored is not None:
         raise typer.Exit(1)
 
 

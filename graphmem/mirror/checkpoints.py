@@ -8,7 +8,10 @@ GRAPHMEM_AUDIT_CHECKPOINT_SECONDS seconds, and after every successful verify. `v
 checks the chain against every line: a head the chain no longer holds means rows were
 removed, the chain rolled back or rewritten. Lines are appended (O_APPEND, one write each),
 so processes sharing the file never interleave; ship the file to write-once storage as it
-grows (docs/audit.md, "How to anchor it").
+grows (docs/audit.md, "How to anchor it"), or name a witness (GRAPHMEM_AUDIT_WITNESS: a file
+on other storage, or an HTTP endpoint) that receives every line as it is written. The first
+head a process signs is written at once when the file does not exist yet, so a host that
+appends always has one.
 """
 
 from __future__ import annotations
@@ -24,11 +27,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import httpx
+
 from graphmem.mirror.audit import SignedHead
 from graphmem.mirror.db import redact
 from graphmem.settings import Settings
 
 log = logging.getLogger(__name__)
+
+WITNESS_TIMEOUT = 5.0  # seconds an HTTP witness has to take a line
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,25 @@ def load(path: Path) -> tuple[list[Checkpoint], list[str]]:
     return found, problems
 
 
+def witness(where: str, line: str) -> None:
+    """Send one checkpoint line to the witness: POST it to an http(s) URL, else append it
+    to the file `where` names. A failure is logged; the local line stands."""
+    try:
+        if where.startswith(("http://", "https://")):
+            response = httpx.post(where, content=line.encode(), timeout=WITNESS_TIMEOUT,
+                                  headers={"Content-Type": "application/x-ndjson"})
+            response.raise_for_status()
+            return
+        fd = os.open(where, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o600)
+        try:
+            os.write(fd, line.encode())
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+    except (OSError, httpx.HTTPError) as e:
+        log.error("the audit witness %s did not take checkpoint line: %s", redact(where), e)
+
+
 class CheckpointLog:
     """Writes this process's signed heads to the file when due: `note` after each append,
     `tick` every worker interval (the seconds rule), `write` after a verify."""
@@ -87,6 +113,7 @@ class CheckpointLog:
         self._written_seq = 0
         self._written_at = clock()
         self._pending: SignedHead | None = None
+        self._witness = settings.audit_witness
 
     def note(self, head: SignedHead | None) -> None:
         """A head this process just signed: written at once when N rows passed since the
@@ -96,7 +123,7 @@ class CheckpointLog:
         with self._lock:
             if self._pending is None or head.seq > self._pending.seq:
                 self._pending = head
-        if head.seq - self._written_seq >= self._rows:
+        if head.seq - self._written_seq >= self._rows or not self.path.exists():
             self.flush()
         else:
             self.tick()
@@ -128,6 +155,8 @@ class CheckpointLog:
         except OSError as e:
             log.error("could not write the audit checkpoint %s: %s", self.path, e)
             return
+        if self._witness:
+            witness(self._witness, line)
         with self._lock:
             self._written_seq = max(self._written_seq, head.seq)
             self._written_at = self._clock()

@@ -5,6 +5,7 @@ a tenant's subtree and the graph's rebuild from the mirror."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
+from pathlib import Path
 from typing import Any
 
 from graphmem.graph import migrations as graph_migrations
@@ -40,6 +41,20 @@ def space_names(runtime: Runtime) -> list[str]:
 def audit_rows(runtime: Runtime, tenant: str | None, limit: int) -> list[AuditRow]:
     """The newest audit rows of a tenant, or of every tenant (None)."""
     return audit.listing(runtime.store, tenant, limit)
+
+
+def missing_anchor(runtime: Runtime, checkpoint_file: Path | None = None) -> str | None:
+    """Why the chain has no anchor outside the database to be checked against (its rows
+    could be rolled back undetected), or None: the checkpoint file is missing while the
+    chain holds rows."""
+    path = checkpoint_file or runtime.mirror.checkpoints.path
+    head = audit.signed_head(runtime.store)
+    if path.exists() or head is None or not int(head[0]):
+        return None
+    return (f"warning: no checkpoint file at {path}, so the chain was checked against nothing"
+            " outside the database: restore the file (or its copy from write-once storage),"
+            " pass --checkpoints, or point GRAPHMEM_AUDIT_CHECKPOINT_DIR at the hosts' shared"
+            " one")
 
 
 def signing_public_key(settings: Settings) -> str:

@@ -101,3 +101,33 @@ def test_sources_are_bound_from_the_command_line(tmp_path: Path) -> None:
     assert "no sources bound" in run(["sources", "list"], env).stdout
     gone = run(["sources", "remove", "acme", "fhir"], env)
     assert gone.returncode == 1 and "no entry for source" in gone.stderr
+
+
+def test_verify_warns_and_fails_when_the_chain_has_no_checkpoint_file(
+        settings: Settings, graph: GraphDriver, tmp_path: Path) -> None:
+    url = f"sqlite:///{tmp_path / 'mirror.db'}"
+    checkpoints = tmp_path / "audit"
+    witnessed = tmp_path / "witness.jsonl"
+    own = settings.model_copy(update={"home": tmp_path, "database_url": SecretStr(url),
+                                      "audit_checkpoint_dir": checkpoints,
+                                      "audit_witness": str(witnessed), **NO_EMBEDDER})
+    runtime = open_runtime(own, graph)
+    try:
+        GraphMem(f"t-{uuid.uuid4().hex[:12]}/u/a/r", runtime=runtime).remember_facts(
+            [{"subject": "plan", "value": "pro"}])
+        runtime.mirror.flush()
+    finally:
+        close_runtime(runtime)
+    [line_file] = list(checkpoints.glob("checkpoints-*.jsonl"))
+    assert line_file.read_text(), "the first head a process signs is anchored at once"
+    assert witnessed.read_text() == line_file.read_text(), "the witness holds every line"
+    line_file.unlink()
+    user, password = settings.neo4j_auth()
+    env = {**os.environ, "GRAPHMEM_HOME": str(tmp_path), "GRAPHMEM_DATABASE_URL": url,
+           "GRAPHMEM_AUDIT_CHECKPOINT_DIR": str(checkpoints), "GRAPHMEM_NEO4J_USER": user,
+           "GRAPHMEM_NEO4J_PASSWORD": password}
+    unanchored = run(["audit", "verify"], env)
+    assert unanchored.returncode == 1 and unanchored.stdout.startswith("audit chain OK")
+    assert "warning: no checkpoint file at" in unanchored.stderr
+    again = run(["audit", "verify"], env)
+    assert again.returncode == 0, "the verify anchored the head it found intact"
