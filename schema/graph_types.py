@@ -119,6 +119,9 @@ class EntityView:
     entity: Entity
     attributes: list[EntityAttribute]
     links: list[EntityLink]
+    truncated: bool = strawberry.field(description="The view holds only the entity's newest"
+                                                   " 1000 facts; page through the rest with"
+                                                   " `entityHistory` and `facts`.")
 
     @classmethod
     def from_model(cls, v: model_entities.EntityView, space: str,
@@ -128,7 +131,7 @@ class EntityView:
             for k, facts in sorted(v.attributes.items())], links=[
             EntityLink(fact=Fact.from_model(link.fact, as_of),
                        other=Entity.from_model(link.other, space), outgoing=link.outgoing,
-                       text=str(link)) for link in v.links])
+                       text=str(link)) for link in v.links], truncated=v.truncated)
 
 
 @strawberry.type(description="One projection edge, in its own direction (head to tail).")

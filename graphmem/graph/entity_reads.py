@@ -20,6 +20,8 @@ from graphmem.model.entities import Entity, EntityView, Link
 from graphmem.model.history import History, HistoryEntry
 from graphmem.slots import normalise_subject
 
+VIEW_LIMIT = 1000  # facts one entity view holds, the newest
+
 
 def _key(fact: Fact) -> str:
     if fact.relation:
@@ -31,9 +33,13 @@ def _key(fact: Fact) -> str:
 
 
 def view(graph: GraphDriver, space: str, entity: Entity, as_of: datetime | None = None,
-         valid_at: datetime | None = None) -> EntityView:
+         valid_at: datetime | None = None, limit: int = VIEW_LIMIT) -> EntityView:
+    """The entity's facts, oldest first: the newest `limit` of them (`truncated` says when
+    it holds more; its attributes and edges are listed a page at a time elsewhere)."""
     rows = read_one(graph, "entities/facts", space=space, key=entity.key, as_of=as_of,
-                    valid_at=valid_at)
+                    valid_at=valid_at, limit=limit + 1)
+    truncated = len(rows) > limit
+    rows = list(reversed(rows[:limit]))
     attributes: dict[str, list[Fact]] = defaultdict(list)
     links: list[Link] = []
     for row in rows:
@@ -44,7 +50,8 @@ def view(graph: GraphDriver, space: str, entity: Entity, as_of: datetime | None 
         else:
             links.append(Link(fact, row_to_entity(row["other"]), row["role"] == "head",
                               _key(fact)))
-    return EntityView(entity, {k: tuple(v) for k, v in attributes.items()}, tuple(links))
+    return EntityView(entity, {k: tuple(v) for k, v in attributes.items()}, tuple(links),
+                      truncated)
 
 
 def history(graph: GraphDriver, space: str, entity: Entity, attribute: str) -> History:

@@ -76,6 +76,7 @@ class EntityView:
     entity: Entity
     attributes: dict[str, tuple[Fact, ...]]
     links: tuple[Link, ...]
+    truncated: bool = False  # it holds only the newest of the entity's facts
 
     def value(self, attribute: str) -> str | None:
         """The single value of an attribute or relation (its tail), None when it has none."""

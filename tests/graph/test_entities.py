@@ -9,7 +9,7 @@ import pytest
 
 from graphmem import GraphMem
 from graphmem.errors import InvalidInput, NotFound
-from graphmem.graph import projection
+from graphmem.graph import entity_reads, projection
 from graphmem.graph.entities import (
     VOCABULARY,
     entity_key,
@@ -154,3 +154,16 @@ def test_spaces_never_share_entities(make_mem: Any) -> None:
     assert b.entities.all() == []
     with pytest.raises(NotFound):
         b.entities.get("person", "Alice")
+
+
+def test_an_entity_view_holds_its_newest_facts_and_says_when_there_are_more(
+        mem: GraphMem) -> None:
+    mem.remember_facts([{"head": "Billing", "head_type": "service", "relation": "calls",
+                         "tail": f"Service {i}", "tail_type": "service",
+                         "cardinality": "many", "confidence": 0.9} for i in range(5)])
+    billing = mem.entities.get("service", "Billing").entity
+    whole = entity_reads.view(mem.runtime.graph, mem.space.key, billing)
+    assert not whole.truncated and len(whole.links) == 5
+    newest = entity_reads.view(mem.runtime.graph, mem.space.key, billing, limit=3)
+    assert newest.truncated
+    assert [link.fact.id for link in newest.links] == [link.fact.id for link in whole.links][2:]
