@@ -46,6 +46,10 @@ from graphmem.settings import Settings
 MAX_TOKENS = 20_000
 CACHED_DOCUMENTS = 512
 CHECK_THREADS = 2
+MAX_REPEATED = 100  # fields of one selection that answer to the same name
+# A document this short is checked on the event loop at once (a millisecond or two at most:
+# it cannot hold more than a few dozen fields), never queued behind larger ones on the pool.
+INLINE_CHECK_CHARS = 1000
 MAX_RETENTION_DAYS = 1_000_000
 
 K = TypeVar("K")
@@ -129,11 +133,13 @@ class Documents:
 
     async def check(self, schema: GraphQLSchema, query: str, variables: dict[str, Any],
                     rules: Rules, who: str = "-") -> Checked:
-        """The outcome for this query text: from the cache, else worked out on the pool,
-        one document at a time per client (`who`: its key, else its address), so one client
-        never holds more than one of the pool's threads."""
+        """The outcome for this query text: from the cache; a short one worked out at once;
+        else worked out on the pool, one document at a time per client (`who`: its key,
+        else its address), so one client never holds more than one of the pool's threads."""
         key = (query, _ints(variables))
         found = self._checked.get(key)
+        if found is None and len(query) <= INLINE_CHECK_CHARS:
+            return self.check_now(schema, query, key[1], rules)  # a small one: at once
         if found is None:
             async with self._turn(who):
                 found = self._checked.get(key)  # another request of this client checked it
@@ -274,6 +280,10 @@ def assess(document: DocumentNode, variables: dict[str, Any], limits: Limits,
         return Assessment(problems)
     if census.aliases > limits.aliases:
         problems.append(f"{census.aliases} aliases exceed the limit of {limits.aliases}")
+    count, name = census.repeated
+    if count > MAX_REPEATED:
+        problems.append(f"{count} fields answer to {name!r} in one selection: at most"
+                        f" {MAX_REPEATED} (every pair of them is compared while validating)")
     try:
         measurer = Measurer(census, variables, limits.paged, limits.cost + 1, rules)
     except FragmentCycle as e:

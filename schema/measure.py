@@ -17,6 +17,7 @@ more. Model calls are counted too, for the per-key budget of model calls.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -39,7 +40,7 @@ from graphmem.schema.pagination import DEFAULT_PAGE
 MODEL_CALL_COST = 500
 # What an introspection root field (`__schema`, `__type`) costs beyond its selection: its
 # answer grows with the whole schema, whatever the selection says.
-INTROSPECTION_COST = 500
+INTROSPECTION_COST = 2400  # two trees at most fit the default budget of one document
 INTROSPECTION_ROOTS = frozenset({"__schema", "__type"})
 # Fields whose answer is a whole space's memory (an export inline, up to
 # GRAPHMEM_EXPORT_INLINE_MAX bytes) cost this much beyond their selection: two at most fit
@@ -84,6 +85,7 @@ class Census:
     fragment_count: int = 0
     spreads: int = 0
     aliases: int = 0
+    repeated: tuple[int, str] = (0, "")  # the most fields of one selection with one name
 
     @classmethod
     def of(cls, document: DocumentNode) -> Census:
@@ -107,7 +109,20 @@ class Census:
                 used.append(node.name.value)
             elif isinstance(node, FieldNode) and node.alias is not None:
                 self.aliases += 1
+            if isinstance(node, FieldNode | InlineFragmentNode) and node.selection_set:
+                self._names(node.selection_set)
+        self._names(selection_set)
         return used
+
+    def _names(self, selection_set: SelectionSetNode) -> None:
+        """The most fields answering to one name in this selection: graphql-core's check
+        that such fields can merge compares every pair of them."""
+        names = Counter((n.alias or n.name).value for n in selection_set.selections
+                        if isinstance(n, FieldNode))
+        if names:
+            name, count = names.most_common(1)[0]
+            if count > self.repeated[0]:
+                self.repeated = (count, name)
 
 
 class FragmentCycle(Exception):

@@ -11,7 +11,7 @@ import threading
 import pytest
 
 from graphmem.schema import build_schema
-from graphmem.schema.limits import Checked, Documents, Limits
+from graphmem.schema.limits import INLINE_CHECK_CHARS, Checked, Documents, Limits
 from graphmem.settings import load_settings
 
 pytestmark = pytest.mark.races
@@ -19,6 +19,11 @@ pytestmark = pytest.mark.races
 SCHEMA = build_schema(load_settings())._schema
 LIMITS = Limits(depth=10, aliases=30, cost=5000, paged=frozenset({"facts"}), fragments=100,
                 spreads=500)
+PAD = " " * INLINE_CHECK_CHARS  # long enough to be checked on the pool
+
+
+def pooled(name: str) -> str:
+    return name + PAD
 
 
 def test_one_client_holds_one_checking_thread_at_most() -> None:
@@ -27,7 +32,7 @@ def test_one_client_holds_one_checking_thread_at_most() -> None:
     release = threading.Event()
 
     def check_now(schema: object, query: str, ints: object, rules: object) -> Checked:
-        started.append(query)
+        started.append(query.strip())
         if query.startswith("slow"):
             assert release.wait(30), "the test never released the slow checks"
         return Checked(None, ())
@@ -35,11 +40,12 @@ def test_one_client_holds_one_checking_thread_at_most() -> None:
     documents.check_now = check_now  # type: ignore[method-assign]
 
     async def scenario() -> None:
-        first = asyncio.create_task(documents.check(SCHEMA, "slow 1", {}, (), "key:a"))
-        second = asyncio.create_task(documents.check(SCHEMA, "slow 2", {}, (), "key:a"))
+        first = asyncio.create_task(documents.check(SCHEMA, pooled("slow 1"), {}, (), "key:a"))
+        second = asyncio.create_task(documents.check(SCHEMA, pooled("slow 2"), {}, (),
+                                                     "key:a"))
         while "slow 1" not in started:
             await asyncio.sleep(0.01)
-        await documents.check(SCHEMA, "other client's", {}, (), "key:b")
+        await documents.check(SCHEMA, pooled("other client's"), {}, (), "key:b")
         assert started == ["slow 1", "other client's"], "the second slow check waits its turn"
         release.set()
         await asyncio.gather(first, second)
@@ -48,10 +54,38 @@ def test_one_client_holds_one_checking_thread_at_most() -> None:
     asyncio.run(scenario())
 
 
+def test_a_short_document_is_checked_at_once_never_queued_behind_the_pool() -> None:
+    documents = Documents(LIMITS)
+    release = threading.Event()
+    started: list[str] = []
+
+    def check_now(schema: object, query: str, ints: object, rules: object) -> Checked:
+        started.append(query.strip())
+        if query.startswith("slow"):
+            assert release.wait(30), "the test never released the slow checks"
+        return Checked(None, ())
+
+    documents.check_now = check_now  # type: ignore[method-assign]
+
+    async def scenario() -> None:
+        busy = [asyncio.create_task(documents.check(SCHEMA, pooled(f"slow {i}"), {}, (),
+                                                    f"key:{i}")) for i in range(2)]
+        while len(started) < 2:
+            await asyncio.sleep(0.01)
+        await documents.check(SCHEMA, "{ stats(space: \"u\") { active } }", {}, (), "key:v")
+        assert started[-1] == '{ stats(space: "u") { active } }', "both pool threads busy"
+        release.set()
+        await asyncio.gather(*busy)
+
+    asyncio.run(scenario())
+
+
 def test_a_check_that_ran_out_of_time_is_remembered() -> None:
     documents = Documents(Limits(depth=10, aliases=30, cost=5000, paged=frozenset(),
-                                 fragments=100, spreads=500, seconds=0.05))
-    same_named = "query($s: String!) { " + "stats(space: $s) { active } " * 600 + "}"
+                                 fragments=100, spreads=500, seconds=0.02))
+    same_named = "query($s: String!) { " + ("stats(space: $s) { active flagged superseded"
+                                            " historical openConflicts pendingChanges"
+                                            " entities } ") * 100 + "}"
     work = documents._work
     runs: list[str] = []
 

@@ -141,7 +141,7 @@ def test_a_key_s_model_calls_draw_on_its_own_budget() -> None:
 
 
 def test_depth_and_aliases_are_measured_through_fragments() -> None:
-    limits = Limits(depth=3, aliases=1, cost=1000, paged=frozenset({"facts"}), fragments=10,
+    limits = Limits(depth=3, aliases=1, cost=5000, paged=frozenset({"facts"}), fragments=10,
                     spreads=10)
     deep = parse("{ ...F } fragment F on Query { facts { edges { node { id } } } }")
     assert check(deep, {}, limits) == ["query depth 4 exceeds the limit of 3"]
