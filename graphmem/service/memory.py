@@ -49,8 +49,8 @@ T = TypeVar("T")
 
 __all__ = ["Caller", "GraphMem", "Listing"]
 
-# The flat names of the release before the namespaces: each still works, with a
-# DeprecationWarning that names its new place (`mem.<namespace>.<name>`).
+# Deprecated flat names: each still works, with a DeprecationWarning that names its place
+# (`mem.<namespace>.<name>`); see docs/changelog.md.
 MOVED: dict[str, tuple[str, str]] = {
     "forget_facts": ("", "forget"),
     "prefilter": ("records", "prefilter"),
@@ -109,7 +109,7 @@ MOVED: dict[str, tuple[str, str]] = {
     "export": ("transfer", "export"),
     "import_memory": ("transfer", "import_memory"),
 }
-# The state the release before the namespaces exposed.
+# Deprecated state, with what to use instead.
 FORMER_STATE = {"key": "the space's key: use mem.space.key",
                 "graph": "the graph driver: use mem.runtime.graph",
                 "settings": "the settings: use mem.runtime.settings"}

@@ -2,8 +2,8 @@
 `mem.entities`, `mem.records`, `mem.erasure`, `mem.transfer`).
 
 Each method is one audited call of a collaborator, exactly as a core verb is: the audit
-row names the operation (its name before the namespaces existed, so the audit log reads the
-same), and the collaborator checks the caller's capability.
+row names the operation by its flat name (`create_entity`, `list_facts`), the name GraphQL
+and MCP audit it under too, and the collaborator checks the caller's capability.
 """
 
 from __future__ import annotations
