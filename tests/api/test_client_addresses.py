@@ -29,7 +29,7 @@ def limiter_of(api: Api) -> RateLimiter:
 
 def test_a_forged_forwarded_for_changes_nothing_without_trusted_proxies(
         serve_api: Callable[..., Api]) -> None:
-    limited = serve_api(rate_per_min=5)
+    limited = serve_api(own=True, rate_per_min=5)
     forged = [f"203.0.113.{i}" for i in range(8)]  # a new "client" every request
     answers = statuses(limited, forged)
     assert answers[:5] == [401] * 5 and answers[5:] == [429] * 3

@@ -83,7 +83,7 @@ def test_readyz_says_unavailable_without_the_reason(serve_api: Callable[..., Api
 
 
 def test_readyz_is_rate_limited(serve_api: Callable[..., Api]) -> None:
-    limited = serve_api(rate_per_min=5)
+    limited = serve_api(own=True, rate_per_min=5)
     answers = [httpx.get(f"{limited.base}/readyz").status_code for _ in range(7)]
     assert answers[:5] == [200] * 5 and answers[5:] == [429] * 2
     assert httpx.get(f"{limited.base}/healthz").status_code == 200  # liveness stays free

@@ -17,7 +17,7 @@ CALLERS: dict[str, set[str]] = {
     "entities/list": {"space", "prefix", "at"},
     "entities/by_key": {"space", "keys"},
     "entities/create": {"space", "key", "type", "name", "norm", "now"},
-    "entities/facts": {"space", "key", "as_of", "valid_at"},
+    "entities/facts": {"space", "key", "as_of", "valid_at", "limit"},
     "entities/get": {"space", "key"},
     "entities/history": {"space", "key", "attribute"},
     "traversal/expand": {"space", "frontier", "fanout", "budget", "as_of", "valid_at", "starts"},

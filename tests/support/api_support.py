@@ -139,12 +139,16 @@ def servers(settings: Settings, runtime: Runtime,
             **defaults: Any) -> Iterator[Callable[..., Api]]:
     """Start (once per set of setting overrides) a server over the session's stores, with
     the test pepper, limits high enough for the tests and `defaults`; all stop on exit. Each
-    server's key store shares the server's relational store, so its revocations reach it."""
+    server's key store shares the server's relational store, so its revocations reach it.
+    `own=True`: a server of the caller's alone, for a test that counts what its client
+    spends (rate buckets are the server's, and loopback is every test's address)."""
     running: dict[tuple[tuple[str, str], ...], Api] = {}
     threads: list[threading.Thread] = []
 
-    def serve(**overrides: Any) -> Api:
+    def serve(own: bool = False, **overrides: Any) -> Api:
         ident = tuple(sorted((k, repr(v)) for k, v in overrides.items()))
+        if own:
+            ident += (("own", uuid.uuid4().hex),)
         if ident not in running:
             values = {"api_key_pepper": PEPPER, "rate_per_min": 1_000_000, **defaults,
                       **overrides}
