@@ -40,7 +40,7 @@ from strawberry.schema.schema import validate_document
 from graphmem.errors import InvalidInput
 from graphmem.schema.deadline import TooSlow, within
 from graphmem.schema.measure import Census, CostRules, FragmentCycle, Measurer
-from graphmem.service.model_budget import ModelBudget
+from graphmem.service.model_budget import ModelBudget, payer
 from graphmem.settings import Settings
 
 MAX_TOKENS = 20_000
@@ -197,8 +197,7 @@ class Documents:
 def _client(context: Any) -> str:
     """Whose request it is: its key, else its address."""
     principal = getattr(context, "principal", None)
-    key = getattr(principal, "key_id", None)
-    return f"key:{key}" if key else f"client:{getattr(context, 'client', '-')}"
+    return payer(getattr(principal, "key_id", None), f"client:{getattr(context, 'client', '-')}")
 
 
 def _ints(variables: dict[str, Any]) -> Ints:

@@ -26,6 +26,7 @@ from graphmem.model import Result
 from graphmem.service import guard
 from graphmem.service.guard import Admitted, Rule
 from graphmem.service.memory import GraphMem
+from graphmem.service.model_budget import payer
 
 T = TypeVar("T")
 Work = Callable[[GraphMem], T]
@@ -90,7 +91,8 @@ async def call(ctx: Context[Any, Any], operation: str, raw_space: str | None,
     who = await host.identify(ctx.request_context.request)
     try:
         admitted = await admit(host, operation, raw_space, who)
-        host.budget.charge(_payer(who), model_calls)
+        key = who.principal.key_id if who.principal is not None else None
+        host.budget.charge(payer(key, "local"), model_calls)
     except (AccessDenied, Unauthenticated) as e:  # counted and recorded by the guard
         return failed(str(e))
     except GraphMemError as e:  # a malformed space, an exhausted budget
@@ -108,12 +110,6 @@ async def call(ctx: Context[Any, Any], operation: str, raw_space: str | None,
     if isinstance(result, list) and result and isinstance(result[0], Result):
         host.metrics.actions(r.action.value for r in result)
     return answer(result, text(result) if text is not None else None)
-
-
-def _payer(who: Who) -> str:
-    """Whose model-call budget pays: the key's (as over GraphQL), else the local caller's."""
-    key = who.principal.key_id if who.principal is not None else None
-    return f"key:{key}" if key else "local"
 
 
 def _run(admitted: Admitted, host: Host, work: Work[T]) -> T:

@@ -114,6 +114,7 @@ class CheckpointLog:
         self._written_at = clock()
         self._pending: SignedHead | None = None
         self._witness = settings.audit_witness
+        self._file_seen = False
 
     def note(self, head: SignedHead | None) -> None:
         """A head this process just signed: written at once when N rows passed since the
@@ -123,10 +124,16 @@ class CheckpointLog:
         with self._lock:
             if self._pending is None or head.seq > self._pending.seq:
                 self._pending = head
-        if head.seq - self._written_seq >= self._rows or not self.path.exists():
+        if head.seq - self._written_seq >= self._rows or not self._file_exists():
             self.flush()
         else:
             self.tick()
+
+    def _file_exists(self) -> bool:
+        """Whether the file exists, looked up only until it is first seen (or written)."""
+        if not self._file_seen:
+            self._file_seen = self.path.exists()
+        return self._file_seen
 
     def tick(self) -> None:
         """Write the pending head when M seconds passed since the last line."""
@@ -158,5 +165,6 @@ class CheckpointLog:
         if self._witness:
             witness(self._witness, line)
         with self._lock:
+            self._file_seen = True
             self._written_seq = max(self._written_seq, head.seq)
             self._written_at = self._clock()

@@ -4,8 +4,9 @@ revoke keys and bind sources)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from contextlib import contextmanager
+from collections.abc import Callable, Iterator
+from contextlib import AbstractContextManager, contextmanager
+from typing import TypeVar
 
 from graphmem.auth.keys import KeyStore
 from graphmem.auth.sources import SourceBook
@@ -14,28 +15,31 @@ from graphmem.model.principals import Authenticator
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
+T = TypeVar("T")
+
 
 def authenticator(runtime: Runtime) -> Authenticator:
     """The key store a server checks callers against, with the short-lived verified cache."""
     return KeyStore.open(runtime.store, runtime.settings, cached=True)
 
 
-@contextmanager
-def key_store(settings: Settings) -> Iterator[KeyStore]:
+def key_store(settings: Settings) -> AbstractContextManager[KeyStore]:
     """The keys for an operator's command; a revocation rewrites this host's stamp, so this
     host's servers refuse the key from their next request on."""
-    store = RelationalStore(settings.relational_url)
-    try:
-        yield KeyStore.open(store, settings)
-    finally:
-        store.close()
+    return _over_store(settings, KeyStore.open)
+
+
+def source_book(settings: Settings) -> AbstractContextManager[SourceBook]:
+    """The tenants' sources for an operator's command; a change rewrites this host's stamp."""
+    return _over_store(settings, SourceBook.open)
 
 
 @contextmanager
-def source_book(settings: Settings) -> Iterator[SourceBook]:
-    """The tenants' sources for an operator's command; a change rewrites this host's stamp."""
+def _over_store(settings: Settings,
+                open_: Callable[[RelationalStore, Settings], T]) -> Iterator[T]:
+    """What `open_` builds over the relational store, which closes with the block."""
     store = RelationalStore(settings.relational_url)
     try:
-        yield SourceBook.open(store, settings)
+        yield open_(store, settings)
     finally:
         store.close()

@@ -10,6 +10,12 @@ from graphmem.errors import RateLimited
 from graphmem.service.rates import RateLimiter
 
 
+def payer(key_id: str | None, otherwise: str) -> str:
+    """Whose budget a call draws from: its key's, the same on every transport, else
+    `otherwise` (a client address, the local caller)."""
+    return f"key:{key_id}" if key_id else otherwise
+
+
 class ModelBudget:
     def __init__(self, per_minute: int) -> None:
         self.per_minute = per_minute

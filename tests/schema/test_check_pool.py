@@ -26,7 +26,8 @@ def pooled(name: str) -> str:
     return name + PAD
 
 
-def test_one_client_holds_one_checking_thread_at_most() -> None:
+def held_checks() -> tuple[Documents, list[str], threading.Event]:
+    """Documents whose checks record their query and hold a `slow` one until released."""
     documents = Documents(LIMITS)
     started: list[str] = []
     release = threading.Event()
@@ -38,6 +39,11 @@ def test_one_client_holds_one_checking_thread_at_most() -> None:
         return Checked(None, ())
 
     documents.check_now = check_now  # type: ignore[method-assign]
+    return documents, started, release
+
+
+def test_one_client_holds_one_checking_thread_at_most() -> None:
+    documents, started, release = held_checks()
 
     async def scenario() -> None:
         first = asyncio.create_task(documents.check(SCHEMA, pooled("slow 1"), {}, (), "key:a"))
@@ -55,17 +61,7 @@ def test_one_client_holds_one_checking_thread_at_most() -> None:
 
 
 def test_a_short_document_is_checked_at_once_never_queued_behind_the_pool() -> None:
-    documents = Documents(LIMITS)
-    release = threading.Event()
-    started: list[str] = []
-
-    def check_now(schema: object, query: str, ints: object, rules: object) -> Checked:
-        started.append(query.strip())
-        if query.startswith("slow"):
-            assert release.wait(30), "the test never released the slow checks"
-        return Checked(None, ())
-
-    documents.check_now = check_now  # type: ignore[method-assign]
+    documents, started, release = held_checks()
 
     async def scenario() -> None:
         busy = [asyncio.create_task(documents.check(SCHEMA, pooled(f"slow {i}"), {}, (),
