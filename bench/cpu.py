@@ -28,6 +28,20 @@ def _stat_seconds(path: Path) -> float | None:
     return (int(fields[11]) + int(fields[12])) / TICKS
 
 
+def quiet(pid: int, share: float = 0.05, window: float = 2.0, limit: float = 600.0) -> float:
+    """Wait until process `pid` uses under `share` of one core over `window` seconds (its
+    background work, such as an embedding backlog, is done); returns the seconds waited."""
+    began = time.monotonic()
+    stat = Path(f"/proc/{pid}/stat")
+    while time.monotonic() - began < limit:
+        before = _stat_seconds(stat)
+        time.sleep(window)
+        after = _stat_seconds(stat)
+        if before is None or after is None or after - before < share * window:
+            break
+    return time.monotonic() - began
+
+
 def _server_pid(settings: Settings) -> int | None:
     try:
         pid = int(LocalNeo4j(settings).pid_file.read_text().strip())

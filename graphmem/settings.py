@@ -156,6 +156,16 @@ class Settings(BaseSettings):
     api_model_calls_per_min: int = Field(30, ge=1, description="Model-calling fields (recall,"
                                          " recallRelated, remember, forget) per minute per"
                                          " key.")
+    api_heavy_cost: int = Field(2000, ge=1, description="Measured cost from which a document"
+                                " is heavy: it waits for a heavy lane before it executes.")
+    api_heavy_items: int = Field(100, ge=1, description="List items in a request's variables"
+                                 " (facts of a write, subjects) from which it is heavy.")
+    api_heavy_lanes: int = Field(1, ge=1, le=64, description="Heavy requests executing at once"
+                                 " per worker process; the others wait their turn.")
+    api_gil_switch_ms: float = Field(1.0, gt=0, le=100, description="How long one thread of"
+                                     " `graphmem serve` runs Python while another waits"
+                                     " (Python's default: 5 ms); shorter lets small requests"
+                                     " through between a heavy one's steps.")
 
     persisted_queries: Path | None = Field(None, description="A JSON file of trusted documents"
                                            " ({sha256: query}) every worker knows.")

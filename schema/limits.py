@@ -39,12 +39,16 @@ from strawberry.schema.schema import validate_document
 
 from graphmem.errors import InvalidInput
 from graphmem.schema.deadline import TooSlow, within
+from graphmem.schema.lanes import HEAVY_CHARS, Lanes, elsewhere, runs_elsewhere
 from graphmem.schema.measure import Census, CostRules, FragmentCycle, Measurer
 from graphmem.service.model_budget import ModelBudget, payer
 from graphmem.settings import Settings
 
 MAX_TOKENS = 20_000
 CACHED_DOCUMENTS = 512
+# Parsed documents kept, by their text's length: a syntax tree holds about 50 bytes a
+# character, and every object in it is walked by each full garbage collection.
+CACHED_CHARS = 2_000_000
 CHECK_THREADS = 2
 MAX_REPEATED = 100  # fields of one selection that answer to the same name
 # A document this short is checked on the event loop at once (a millisecond or two at most:
@@ -56,6 +60,9 @@ K = TypeVar("K")
 V = TypeVar("V")
 Rules = tuple[type[ASTValidationRule], ...]
 Ints = tuple[tuple[str, int], ...]
+# What a document refused for its size stands on: it is answered with its errors and never
+# executed, so its own syntax tree need not be kept.
+REFUSED = parse("{ __typename }")
 
 
 @dataclass(frozen=True)
@@ -68,30 +75,37 @@ class Limits:
     spreads: int
     seconds: float = 1.0
     model_calls: int = 30
+    heavy_lanes: int = 1
+    heavy_cost: int = 2000
+    heavy_items: int = 100
 
 
 @dataclass(frozen=True)
 class Checked:
     """A document's outcome: the parsed document (None when it does not parse), the errors
-    to answer with (none: execute it) and the model calls it makes at most."""
+    to answer with (none: execute it), the model calls it makes at most and its cost."""
 
     document: DocumentNode | None
     errors: tuple[GraphQLError, ...]
     calls: int = 0
+    cost: int = 0
 
 
 @dataclass(frozen=True)
 class Assessment:
     problems: list[str]
     calls: int = 0
+    cost: int = 0
 
 
 class _Lru(Generic[K, V]):
-    """A bounded, thread-safe mapping that forgets the least recently used entry."""
+    """A bounded, thread-safe mapping that forgets the least recently used entries: at most
+    `size` of them, and at most `weight` in all when a put says what each one weighs."""
 
-    def __init__(self, size: int) -> None:
-        self.size = size
+    def __init__(self, size: int, weight: int | None = None) -> None:
+        self.size, self.weight, self._held = size, weight, 0
         self._items: OrderedDict[K, V] = OrderedDict()
+        self._weights: dict[K, int] = {}
         self._lock = threading.Lock()
 
     def get(self, key: K) -> V | None:
@@ -101,12 +115,16 @@ class _Lru(Generic[K, V]):
                 self._items.move_to_end(key)
             return found
 
-    def put(self, key: K, value: V) -> None:
+    def put(self, key: K, value: V, weight: int = 0) -> None:
         with self._lock:
             self._items[key] = value
             self._items.move_to_end(key)
-            if len(self._items) > self.size:
-                self._items.popitem(last=False)
+            self._held += weight - self._weights.get(key, 0)
+            self._weights[key] = weight
+            while len(self._items) > self.size or (
+                    self.weight is not None and self._held > self.weight and self._items):
+                gone, _ = self._items.popitem(last=False)
+                self._held -= self._weights.pop(gone, 0)
 
 
 class Documents:
@@ -116,7 +134,7 @@ class Documents:
     def __init__(self, limits: Limits, size: int = CACHED_DOCUMENTS,
                  budget: ModelBudget | None = None) -> None:
         self.limits = limits
-        self._parsed: _Lru[str, DocumentNode | GraphQLError] = _Lru(size)
+        self._parsed: _Lru[str, DocumentNode] = _Lru(size, CACHED_CHARS)
         self._validated: _Lru[tuple[str, Rules], tuple[GraphQLError, ...]] = _Lru(size)
         self._checked: _Lru[tuple[str, Ints], Checked] = _Lru(size)
         self._pool = ThreadPoolExecutor(CHECK_THREADS, thread_name_prefix="graphmem-check")
@@ -124,6 +142,7 @@ class Documents:
         self._turns: weakref.WeakValueDictionary[str, asyncio.Lock] = (
             weakref.WeakValueDictionary())
         self.budget = budget or ModelBudget(limits.model_calls)
+        self.lanes = Lanes(limits.heavy_lanes, limits.heavy_cost, limits.heavy_items)
 
     def rules(self, schema: GraphQLSchema) -> CostRules:
         """The schema's defaults for `limit` and `hops`, read once."""
@@ -132,10 +151,11 @@ class Documents:
         return self._rules
 
     async def check(self, schema: GraphQLSchema, query: str, variables: dict[str, Any],
-                    rules: Rules, who: str = "-") -> Checked:
+                    rules: Rules, who: str = "-", gauge: Any = None) -> Checked:
         """The outcome for this query text: from the cache; a short one worked out at once;
         else worked out on the pool, one document at a time per client (`who`: its key,
-        else its address), so one client never holds more than one of the pool's threads."""
+        else its address), so one client never holds more than one of the pool's threads;
+        a document long enough to be heavy is checked in a heavy lane (`gauge` counts it)."""
         key = (query, _ints(variables))
         found = self._checked.get(key)
         if found is None and len(query) <= INLINE_CHECK_CHARS:
@@ -144,9 +164,10 @@ class Documents:
             async with self._turn(who):
                 found = self._checked.get(key)  # another request of this client checked it
                 if found is None:
-                    loop = asyncio.get_running_loop()
-                    found = await loop.run_in_executor(self._pool, self.check_now, schema,
-                                                       query, key[1], rules)
+                    async with self.lanes.lane(gauge, len(query) > HEAVY_CHARS):
+                        loop = asyncio.get_running_loop()
+                        found = await loop.run_in_executor(self._pool, self.check_now,
+                                                           schema, query, key[1], rules)
         return found
 
     def _turn(self, who: str) -> asyncio.Lock:
@@ -171,33 +192,34 @@ class Documents:
         return found
 
     def _work(self, schema: GraphQLSchema, query: str, ints: Ints, rules: Rules) -> Checked:
-        document = self._parse(query)
-        if isinstance(document, GraphQLError):
-            return Checked(None, (document,))
+        """A refused document's syntax tree is not kept: only its errors are."""
+        document = self._parsed.get(query)
+        if document is None:
+            try:
+                document = parse(query, max_tokens=MAX_TOKENS)
+            except GraphQLError as e:
+                return Checked(None, (e,))
         found = assess(document, dict(ints), self.limits, self.rules(schema))
         if found.problems:
-            return Checked(document, tuple(GraphQLError(p) for p in found.problems))
+            return Checked(REFUSED, tuple(GraphQLError(p) for p in found.problems))
+        self._parsed.put(query, document, len(query))
         errors = self._validated.get((query, rules))
         if errors is None:
             errors = tuple(validate_document(schema, document, rules))
             self._validated.put((query, rules), errors)
-        return Checked(document, errors, found.calls)
-
-    def _parse(self, query: str) -> DocumentNode | GraphQLError:
-        found = self._parsed.get(query)
-        if found is None:
-            try:
-                found = parse(query, max_tokens=MAX_TOKENS)
-            except GraphQLError as e:
-                found = e
-            self._parsed.put(query, found)
-        return found
+        return Checked(document, errors, found.calls, found.cost)
 
 
 def _client(context: Any) -> str:
     """Whose request it is: its key, else its address."""
     principal = getattr(context, "principal", None)
     return payer(getattr(principal, "key_id", None), f"client:{getattr(context, 'client', '-')}")
+
+
+def _gauge(context: Any) -> Any:
+    """The server's gauge of heavy requests by state (none outside a server)."""
+    metrics = getattr(context, "metrics", None)
+    return getattr(metrics, "heavy", None)
 
 
 def _ints(variables: dict[str, Any]) -> Ints:
@@ -248,12 +270,21 @@ class QueryLimits(SchemaExtension):
             return []
         return [GraphQLError(refused, extensions={"code": "RATE_LIMITED"})]
 
+    async def on_execute(self) -> AsyncIterator[None]:
+        """A heavy query or mutation waits for a lane and executes off the event loop."""
+        ctx, checked, lanes = self.execution_context, self._checked, self.documents.lanes
+        if (checked is not None and ctx.result is None and runs_elsewhere(ctx)
+                and lanes.heavy(checked.cost, ctx.query, ctx.variables)):
+            async with lanes.lane(_gauge(ctx.context)):
+                ctx.result = await elsewhere(ctx)
+        yield
+
     async def _check(self) -> Checked | None:
         ctx = self.execution_context
         if ctx.query:
             self._checked = await self.documents.check(
                 ctx.schema._schema, ctx.query, ctx.variables or {}, tuple(ctx.validation_rules),
-                _client(ctx.context))
+                _client(ctx.context), _gauge(ctx.context))
         return self._checked
 
 
@@ -297,7 +328,7 @@ def assess(document: DocumentNode, variables: dict[str, Any], limits: Limits,
                         " fields, smaller pages (first, limit), fewer hops, fewer aliases or"
                         " fewer model-calling fields (recall, recallRelated, remember,"
                         " forget)")
-    return Assessment(problems, max((m.calls for m in measures), default=0))
+    return Assessment(problems, max((m.calls for m in measures), default=0), cost)
 
 
 def cost_rules(schema: GraphQLSchema) -> CostRules:
@@ -322,7 +353,8 @@ def extensions(settings: Settings, paged: frozenset[str],
     limits = Limits(settings.api_max_depth, settings.api_max_aliases,
                     settings.api_max_complexity, paged, settings.api_max_fragments,
                     settings.api_max_spreads, settings.api_check_seconds,
-                    settings.api_model_calls_per_min)
+                    settings.api_model_calls_per_min, settings.api_heavy_lanes,
+                    settings.api_heavy_cost, settings.api_heavy_items)
     return [partial(QueryLimits, Documents(limits, budget=budget))]
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 
@@ -23,6 +24,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        sys.setswitchinterval(settings.api_gil_switch_ms / 1000)
         runtime = Runtime.open(settings)
         app.state.runtime = runtime
         api.open_keys(app, runtime)

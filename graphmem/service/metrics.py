@@ -46,6 +46,8 @@ class Metrics:
         r.register(StatementCalls())
         self.subscriptions = Gauge("graphmem_subscriptions_active", "Open GraphQL"
                                    " subscriptions", registry=r)
+        self.heavy = Gauge("graphmem_heavy_requests", "Heavy GraphQL requests, running in a"
+                           " heavy lane or waiting for one", ["state"], registry=r)
         self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
 
     def watch_models(self, clients: Callable[[], Mapping[str, object | None]]) -> None:

@@ -11,7 +11,16 @@ import threading
 import pytest
 
 from graphmem.schema import build_schema
-from graphmem.schema.limits import INLINE_CHECK_CHARS, Checked, Documents, Limits
+from graphmem.schema.lanes import HEAVY_CHARS
+from graphmem.schema.limits import (
+    INLINE_CHECK_CHARS,
+    MAX_REPEATED,
+    REFUSED,
+    Checked,
+    Documents,
+    Limits,
+    _Lru,
+)
 from graphmem.settings import load_settings
 
 pytestmark = pytest.mark.races
@@ -98,3 +107,46 @@ def test_a_check_that_ran_out_of_time_is_remembered() -> None:
     first, again = asyncio.run(twice())
     assert "GRAPHMEM_API_CHECK_SECONDS" in first.errors[0].message
     assert again is first and runs == ["checked"]
+
+
+def test_a_document_refused_for_its_size_keeps_no_syntax_tree() -> None:
+    """Its errors are what is remembered: thousands of refused trees in the caches would be
+    walked by every full garbage collection, stalling every request."""
+    documents = Documents(LIMITS)
+    flood = "query { " + "__typename " * (MAX_REPEATED + 1) + "}"
+    found = documents.check_now(SCHEMA, flood, (), ())
+    assert found.document is REFUSED and "__typename" in found.errors[0].message
+    assert documents._parsed.get(flood) is None
+    accepted = '{ stats(space: "u") { active } }'
+    assert documents.check_now(SCHEMA, accepted, (), ()).document is documents._parsed.get(
+        accepted)
+
+
+def test_parsed_documents_are_kept_up_to_a_total_size() -> None:
+    cache: _Lru[str, str] = _Lru(size=100, weight=10)
+    for name, weight in (("a", 4), ("b", 4), ("c", 4)):
+        cache.put(name, name, weight)
+    assert cache.get("a") is None and cache.get("b") == "b" and cache.get("c") == "c"
+    cache.put("huge", "huge", 11)  # over the whole budget alone: nothing is kept
+    assert [cache.get(k) for k in ("b", "c", "huge")] == [None, None, None]
+
+
+def test_a_document_long_enough_to_be_heavy_is_checked_in_a_heavy_lane() -> None:
+    """Two clients' new heavy documents are checked one after the other; a third client's
+    longer-than-inline but not heavy one is checked meanwhile on the pool's other thread."""
+    documents, started, release = held_checks()
+    heavy = " " * HEAVY_CHARS
+
+    async def scenario() -> None:
+        first = asyncio.create_task(documents.check(SCHEMA, "slow 1" + heavy, {}, (), "key:a"))
+        while not started:
+            await asyncio.sleep(0.01)
+        second = asyncio.create_task(documents.check(SCHEMA, "slow 2" + heavy, {}, (),
+                                                     "key:b"))
+        await documents.check(SCHEMA, pooled("long, not heavy"), {}, (), "key:c")
+        assert started == ["slow 1", "long, not heavy"], "the second heavy one waits"
+        release.set()
+        await asyncio.gather(first, second)
+        assert started == ["slow 1", "long, not heavy", "slow 2"]
+
+    asyncio.run(scenario())
