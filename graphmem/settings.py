@@ -111,9 +111,9 @@ class Settings(BaseSettings):
     write_max_facts: int = Field(1000, ge=1, le=100_000, description="Facts one write (one"
                                  " rememberFacts, forgetFacts or remember call) may hold.")
     write_max_stored_text: int = Field(8_000_000, ge=10_000, description="Characters of text"
-                                       " one write may store: the message once, plus each"
-                                       " fact's raw text (the message, when a fact has no"
-                                       " raw of its own).")
+                                       " one write may store: the message (once, however"
+                                       " many facts take it), plus each fact's own raw"
+                                       " text.")
 
     # ---- export and import ----
     import_batch: int = Field(1000, ge=1, le=100_000, description="Records an import writes"

@@ -1,5 +1,7 @@
-// Hard erasure: the facts and every relationship they have (DETACH), the projection edges
-// carrying their ids, entities nothing refers to any more, and conflicts left with no fact.
+// Hard erasure: the facts and every relationship they have (DETACH), the text of the writes
+// they were stored from (it may hold their values: the write's other facts then keep no raw
+// text), the projection edges carrying their ids, entities nothing refers to any more, and
+// conflicts left with no fact.
 CALL () {
   UNWIND $ids AS id
   OPTIONAL MATCH (c:Conflict)-[:INVOLVES]->(:Fact {id: id})
@@ -15,6 +17,14 @@ CALL () {
   MATCH (:Entity {space: $space})-[r]->(:Entity)
   WHERE r.fact_id IN $ids
   DELETE r
+}
+CALL () {
+  UNWIND $ids AS id
+  MATCH (f:Fact {id: id})
+  WHERE f.space = $space AND f.message_id IS NOT NULL
+  MATCH (m:Message {id: f.message_id})
+  WITH DISTINCT m
+  DELETE m
 }
 CALL () {
   UNWIND $ids AS id

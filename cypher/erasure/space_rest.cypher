@@ -1,5 +1,5 @@
-// After every fact of a space is erased: its remaining conflicts and entities, and the
-// relation labels it learned. The Space node stays (its write counter orders the outbox).
+// After every fact of a space is erased: its remaining conflicts, entities and messages, and
+// the relation labels it learned. The Space node stays (its write counter orders the outbox).
 CALL () {
   MATCH (c:Conflict {space: $space})
   DETACH DELETE c
@@ -7,6 +7,10 @@ CALL () {
 CALL () {
   MATCH (e:Entity {space: $space})
   DETACH DELETE e
+}
+CALL () {
+  MATCH (m:Message {space: $space})
+  DELETE m
 }
 OPTIONAL MATCH (s:Space {key: $space})
 REMOVE s.relation_labels

@@ -7,7 +7,12 @@
 // datetimes on the way in was the largest cost of a batch. A backfilled fact's changes carry
 // their own instant (`at` on its refine and retirement rows), else they happen at $now. A
 // retirement that closes a fact's validity records when (valid_to_at): read as of an earlier
-// instant, it was open.
+// instant, it was open. The write's text is stored once, on its Message ($messages: none or
+// one), which the facts that took it name instead of holding a copy.
+CALL () {
+  UNWIND $messages AS m
+  CREATE (:Message {id: m.message_id, space: $space, text: m.text, recorded_at: $now})
+}
 CALL () {
   UNWIND $facts AS row
   CREATE (f:Fact)

@@ -5,15 +5,19 @@
 // `f {.*}` reads a fact's property chain once, where naming each property on the node walks
 // the chain again for each (and to its end for every one the fact lacks); the values are
 // then picked from that map in memory (never the embedding, the vector sequence or text
-// derived from the value). Times travel as ISO text (a datetime the driver builds costs far
-// more than the text).
+// derived from the value). A fact that took its write's text reads it from the write's
+// Message. Times travel as ISO text (a datetime the driver builds costs far more than the
+// text).
 MATCH (f:Fact {space: $space})
 WITH f ORDER BY f.recorded_at, f.subject, f.scope, f.value, f.id
 WITH collect(f) AS facts
 UNWIND range(0, size(facts) - 1, $page) AS start
 RETURN [p IN [f IN facts[start..start + $page] |
               f {.*, links: [(f)-[r:SUPERSEDES|RETRACTS]->(o:Fact) |
-                             [type(r), o.id, toString(r.at)]]}] |
+                             [type(r), o.id, toString(r.at)]],
+                 raw: CASE WHEN f.message_id IS NULL THEN f.raw
+                           ELSE COLLECT { MATCH (m:Message {id: f.message_id})
+                                          RETURN m.text }[0] END}] |
         [p.id, p.subject, p.scope, p.value, p.status, p.kind, p.time_ref, p.confidence,
          p.source, p.source_ref, p.raw, p.category, p.head, p.relation, p.tail, p.head_type,
          p.tail_type, p.head_key, p.tail_key, p.cardinality, p.action, p.proposed_action,

@@ -164,6 +164,7 @@ class FactNode(GraphNode):
     coexist = BooleanProperty()
     revisions = ArrayProperty(StringProperty())
     message_key = StringProperty()
+    message_id = StringProperty()  # the Message whose text is this fact's raw (none: raw)
     valid_from = DateTimeNeo4jFormatProperty()
     valid_to = DateTimeNeo4jFormatProperty()
     valid_to_at = DateTimeNeo4jFormatProperty()  # when a retirement closed the validity
@@ -249,6 +250,17 @@ class VectorSeqNode(GraphNode):
     seq = IntegerProperty()
 
 
+class MessageNode(GraphNode):
+    """The text of one write, stored once: each fact the write stored from it names it
+    (`message_id`) instead of holding a copy as its `raw`."""
+
+    __label__ = "Message"
+    uid = StringProperty(db_property="id", unique_index=True, required=True)
+    space = StringProperty(index=True, required=True)
+    text = StringProperty(required=True)
+    recorded_at = DateTimeNeo4jFormatProperty(required=True)
+
+
 class ImportNode(GraphNode):
     """How far an import into a space got: moved in the transaction of each batch it writes,
     so an interrupted import continues after its last committed batch. A handful per space
@@ -288,4 +300,4 @@ class LogScrubNode(GraphNode):
 
 DECLARED: tuple[type[GraphNode], ...] = (
     SpaceNode, EntityNode, FactNode, ConflictNode, OutboxNode, OutboxFloorNode, VectorSeqNode,
-    ImportNode, SchemaVersionNode, LogScrubNode)
+    MessageNode, ImportNode, SchemaVersionNode, LogScrubNode)

@@ -162,12 +162,17 @@ def _belongs(item: dict[str, Any], ids: frozenset[str]) -> bool:
 
 def scrub(payload: Any, ids: frozenset[str]) -> Any:
     """The payload without anything about the erased facts: their rows, edges, refines, status
-    changes and results go; a conflict keeps only its remaining facts, or goes."""
+    changes and results go, and the text of the write they were stored from; a conflict
+    keeps only its remaining facts, or goes."""
     if isinstance(payload, dict):
         out = {k: scrub(v, ids) for k, v in payload.items()}
         for key in ("fact_ids", "flagged"):
             if isinstance(out.get(key), list):
                 out[key] = [v for v in out[key] if v not in ids]
+        gone = _erased_messages(payload, ids)
+        if gone and isinstance(out.get("messages"), list):
+            out["messages"] = [m for m in out["messages"]
+                               if not (isinstance(m, dict) and m.get("message_id") in gone)]
         return out
     if isinstance(payload, list):
         return [kept for item in payload if (kept := _scrub_item(item, ids)) is not _GONE]
@@ -175,6 +180,15 @@ def scrub(payload: Any, ids: frozenset[str]) -> Any:
 
 
 _GONE = object()
+
+
+def _erased_messages(payload: dict[str, Any], ids: frozenset[str]) -> set[str]:
+    """The messages (a write's text) that erased fact rows of this batch were stored from."""
+    rows = payload.get("facts")
+    if not isinstance(rows, list):
+        return set()
+    return {str(row["message_id"]) for row in rows
+            if isinstance(row, dict) and row.get("message_id") and _belongs(row, ids)}
 
 
 def _scrub_item(item: Any, ids: frozenset[str]) -> Any:

@@ -26,6 +26,7 @@ class WriteInfo:
     text: str = ""
     metadata: dict[str, Any] = field(default_factory=dict)
     message_key: str | None = None
+    message_id: str | None = None  # the id `text` is stored under, once for the write
 
 
 def recorded(p: Proposal, info: WriteInfo) -> datetime:

@@ -70,13 +70,18 @@ class Batch:
     statuses: list[dict[str, Any]] = field(default_factory=list)
     conflicts: list[dict[str, Any]] = field(default_factory=list)
     outbox: list[dict[str, Any]] = field(default_factory=list)
+    messages: list[dict[str, Any]] = field(default_factory=list)
 
     def add(self, p: Proposal, d: Decision, info: WriteInfo, before: dict[str, Fact]) -> None:
         at = recorded(p, info)
         valid_from = p.valid_from or at
         stamp = _stamp(p)
         if d.stores_fact:
-            self.facts.append(_fact_row(p, d, info))
+            row = _fact_row(p, d, info)
+            self.facts.append(row)
+            if row.get("message_id") and not any(
+                    m["message_id"] == info.message_id for m in self.messages):
+                self.messages.append({"message_id": info.message_id, "text": info.text})
         for old in d.supersedes:
             self.supersedes.append({"new": d.fact_id, "old": old, "valid_to": valid_from,
                                     **stamp})
@@ -110,7 +115,7 @@ class Batch:
               outbox: Outbox | None = None) -> dict[str, str]:
         """Write everything, with the batch's outbox entries (drafted by `outbox`); returns
         fact id → conflict id for the flagged facts."""
-        rows = run(tx, "remember/apply", space=space, now=now,
+        rows = run(tx, "remember/apply", space=space, now=now, messages=self.messages,
                    facts=[_stamped(row, now) for row in self.facts], refines=self.refines,
                    statuses=self.statuses, supersedes=[_edge(e, now) for e in self.supersedes],
                    retracts=[_edge(e, now) for e in self.retracts], outbox=self.outbox,
@@ -160,7 +165,10 @@ def _fact_row(p: Proposal, d: Decision, info: WriteInfo) -> dict[str, Any]:
         extra["held_from"] = recorded(p, info)
     if info.message_key:
         extra["message_key"] = info.message_key
-    return fact_to_row(new_fact(p, d, info), **extra)
+    row = fact_to_row(new_fact(p, d, info), **extra)
+    if info.message_id and info.text and not p.raw:  # the write's text: stored once
+        row.update(raw=None, message_id=info.message_id)
+    return row
 
 
 def _refine_row(fact: Fact) -> dict[str, Any]:

@@ -25,6 +25,7 @@ from graphmem.remember.pipeline import WriteRequest, message_key, write_proposal
 from graphmem.remember.policy import make_policy, policy_from_json, policy_to_json
 from graphmem.remember.proposals import TIME_FIELDS, check_text, parse_proposals
 from graphmem.remember.results import NO_FACTS, NOTHING_TO_RETRACT
+from graphmem.remember.write import new_id
 from graphmem.service.context import SpaceContext, now
 
 NO_MESSAGE = Write()  # facts written without a message, source or metadata (imports)
@@ -64,22 +65,22 @@ class Writes:
                 if r.action == Action.SKIP else r for r in results]
 
     def _check_size(self, proposals: list[Proposal], text: str) -> None:
-        """A write stores the message once and each fact's raw text, which is the message
-        when the fact brings none: bounded, so a request never costs many times its size."""
+        """A write stores the message once (the facts without a raw text of their own name
+        it) and each fact's own raw text: bounded, so a request never costs many times its
+        size."""
         settings = self.ctx.settings
         if len(proposals) > settings.write_max_facts:
             raise InvalidInput(f"{len(proposals)} facts in one write: at most"
                                f" {settings.write_max_facts} (GRAPHMEM_WRITE_MAX_FACTS);"
                                " split them over several calls")
-        copied = sum(1 for p in proposals if not p.raw)
-        stored = len(text) * (1 + copied) + sum(len(p.raw) for p in proposals)
+        stored = len(text) + sum(len(p.raw) for p in proposals)
         if stored > settings.write_max_stored_text:
             raise InvalidInput(
-                f"this write would store {stored:,} characters of text (the"
-                f" {len(text):,}-character message is copied into the raw text of each of"
-                f" its {copied} fact(s) without one): at most"
+                f"this write would store {stored:,} characters of text (the message, and"
+                f" the raw text of each fact that brings its own): at most"
                 f" {settings.write_max_stored_text:,} (GRAPHMEM_WRITE_MAX_STORED_TEXT); give"
-                " each fact its own `raw` excerpt, or send the message in smaller parts")
+                " the facts shorter `raw` excerpts (a fact without one names the message),"
+                " or send them in smaller parts")
 
     def _write(self, call: AuditCall, proposals: tuple[Proposal, ...],
                write: Write) -> list[Result]:
@@ -105,7 +106,8 @@ class Writes:
         speaker = self._speaker(source)
         info = WriteInfo(space=ctx.key, source=speaker.source, source_ref=write.source_ref,
                          text=text, metadata=dict(write.metadata or {}),
-                         message_key=message_key(text), now=at or now())
+                         message_key=message_key(text), now=at or now(),
+                         message_id=new_id("m") if text else None)
         self._check_times(proposals, info.now)
         proposals, trusted_own = self._own_sources(proposals)
         settings = ctx.settings

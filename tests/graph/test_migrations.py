@@ -22,9 +22,9 @@ from graphmem.settings import Settings
 
 from support import isolation
 
-CONSTRAINTS = {"fact_id", "space_key", "entity_key", "conflict_id", "outbox_id"}
+CONSTRAINTS = {"fact_id", "space_key", "entity_key", "conflict_id", "outbox_id", "message_id"}
 INDEXES = {"fact_slot", "fact_space_status", "fact_message", "conflict_space_status",
-           "outbox_pending", "fact_search", "entity_name", "fact_embedding"}
+           "outbox_pending", "fact_search", "entity_name", "fact_embedding", "message_space"}
 UNREAD = {"fact_text"}  # dropped by version 5: no statement read it
 
 

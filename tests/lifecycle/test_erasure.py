@@ -92,6 +92,28 @@ def test_delete_by_fact_id_erases_it_everywhere(make: Make, mirror_runtime: Runt
         mem.erasure.delete(fact_id=ids["secret"])
 
 
+def test_erasing_a_fact_takes_the_text_of_the_write_it_came_from(
+        make: Make, mirror_runtime: Runtime) -> None:
+    """The write's text is stored once and may hold the erased value: it goes from the graph
+    and the event log; the write's other facts keep no raw text."""
+    mem = make()
+    text = f"we moved to {SECRET}, and the plan is pro"
+    stored = mem.remember_facts([{"subject": "city", "value": SECRET, "confidence": 0.9},
+                                 {"subject": "plan", "value": "pro", "confidence": 0.9}],
+                                text=text, source="crm")
+    mem.records.drain()
+    assert {f.raw for f in mem.active()} == {text}
+    assert SECRET in "".join(event_texts(mirror_runtime, mem.space.key))
+    mem.erasure.delete(fact_id=stored[0].fact_id)
+    with mirror_runtime.graph.session() as s:
+        texts = [r["text"] for r in s.run("MATCH (m:Message {space: $space})"
+                                          " RETURN m.text AS text", space=mem.space.key)]
+    assert texts == []
+    assert [(f.subject, f.raw) for f in mem.active()] == [("plan", "")]
+    assert not any(SECRET in t for t in event_texts(mirror_runtime, mem.space.key))
+    assert check_mirror(mirror_runtime, mem.space.key) == []
+
+
 def test_erasure_takes_the_tombstones_that_name_the_value(make: Make,
                                                           mirror_runtime: Runtime) -> None:
     mem = make()

@@ -106,7 +106,9 @@ def test_a_fact_record_holds_every_stored_value_under_its_own_name(make_mem: Mak
     timeline(mem)
     with mem.runtime.graph.session() as session:
         stored = {row["node"]["id"]: row for row in session.run(
-            "MATCH (f:Fact {space: $space}) RETURN properties(f) AS node,"
+            "MATCH (f:Fact {space: $space})"
+            " RETURN f {.*, raw: coalesce(f.raw, COLLECT {"
+            "   MATCH (m:Message {id: f.message_id}) RETURN m.text }[0])} AS node,"
             " [(f)-[r:SUPERSEDES]->(o) | o.id] AS supersedes,"
             " [(f)-[r:RETRACTS]->(o) | o.id] AS retracts", space=mem.space.key)}
     facts = [r for r in export_lines(mem) if r["type"] == "fact"]
