@@ -58,18 +58,23 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def serve(settings: Settings, port: int, log: Path) -> subprocess.Popen[bytes]:
+def serve(settings: Settings, port: int, log: Path, workers: int = 1,
+          log_level: str = "WARNING",
+          extra: dict[str, str] | None = None) -> subprocess.Popen[bytes]:
+    """`graphmem serve` over the bench's stores (INFO logs one access line per request),
+    with `extra` settings in its environment."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("GRAPHMEM_")}
     user, password = settings.neo4j_auth()
     env.update(GRAPHMEM_HOME=str(settings.home), GRAPHMEM_DATABASE_URL=settings.relational_url,
                GRAPHMEM_NEO4J_USER=user, GRAPHMEM_NEO4J_PASSWORD=password,
                GRAPHMEM_API_KEY_PEPPER=PEPPER, GRAPHMEM_RATE_PER_MIN="1000000000",
-               GRAPHMEM_LOG_LEVEL="WARNING")
+               GRAPHMEM_LOG_LEVEL=log_level, **(extra or {}))
     if settings.neo4j_uri:
         env["GRAPHMEM_NEO4J_URI"] = settings.neo4j_uri
     graphmem = Path(sys.executable).parent / "graphmem"
-    return subprocess.Popen([str(graphmem), "serve", "--port", str(port)], env=env,
-                            stdout=log.open("w"), stderr=subprocess.STDOUT)
+    return subprocess.Popen([str(graphmem), "serve", "--port", str(port), "--workers",
+                             str(workers)], env=env, stdout=log.open("w"),
+                            stderr=subprocess.STDOUT)
 
 
 def wait_ready(base: str, proc: subprocess.Popen[bytes]) -> None:

@@ -48,7 +48,14 @@ class Metrics:
                                    " subscriptions", registry=r)
         self.heavy = Gauge("graphmem_heavy_requests", "Heavy GraphQL requests, running in a"
                            " heavy lane or waiting for one", ["state"], registry=r)
+        self.embedding_backlog = Gauge("graphmem_embedding_backlog", "New facts queued for"
+                                       " their vectors in this process (recall finds them by"
+                                       " text meanwhile)", registry=r)
         self._children: dict[tuple[int, tuple[str, ...]], Any] = {}
+
+    def watch_embeddings(self, backlog: Callable[[], int]) -> None:
+        """Report the embedding worker's backlog, read at scrape time."""
+        self.embedding_backlog.set_function(lambda: float(backlog()))
 
     def watch_models(self, clients: Callable[[], Mapping[str, object | None]]) -> None:
         """Report the model clients' own call counters (`clients`: those built so far, by

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import threading
+import time
 from collections.abc import Callable
 
 import httpx
@@ -100,3 +102,35 @@ def test_the_app_survives_a_second_lifespan(settings: Settings) -> None:
 
     asyncio.run(twice())
     assert 'graphmem_model_calls_total{kind="embedding"}' in app.state.metrics.render().decode()
+
+
+def test_the_embedding_backlog_is_on_metrics(serve_api: Callable[..., Api]) -> None:
+    """Facts queued for their vectors while the worker is held show as the backlog; none
+    once it is released and has caught up."""
+    api = serve_api(own=True)
+    worker = api.server.config.app.state.runtime.embed_worker
+    held, release = threading.Event(), threading.Event()
+    store = worker._store
+
+    def slow_store(*args: object, **kwargs: object) -> object:
+        held.set()
+        assert release.wait(60), "the test never released the embedding worker"
+        return store(*args, **kwargs)
+
+    worker._store = slow_store
+    token = api.key("writer", new_tenant())
+    try:
+        write = 'mutation { rememberFacts(space: "u", facts: [{subject: "s%d", value: "v"}])'
+        write += " { action } }"
+        api.ok(token, write % 0)
+        assert held.wait(60), "the worker never took the first fact"
+        for n in range(1, 4):
+            api.ok(token, write % n)
+        assert sample(httpx.get(f"{api.base}/metrics").text, "graphmem_embedding_backlog") == 3
+    finally:
+        release.set()
+    for _ in range(600):
+        if sample(httpx.get(f"{api.base}/metrics").text, "graphmem_embedding_backlog") == 0:
+            return
+        time.sleep(0.05)
+    pytest.fail("the backlog never drained")

@@ -1,0 +1,243 @@
+"""bench/load: concurrent clients writing over HTTP with the real embedding model.
+
+    python -m bench.load                          # 16 clients, 8 on one space, 40 s, 2 workers
+    python -m bench.load --clients 4 --seconds 10 --no-write
+
+A real `graphmem serve --workers N` on loopback with its defaults (the all-MiniLM-L6-v2
+model on ONNX Runtime, vectors stored by the background embedding worker), over the managed
+Neo4j and a fresh SQLite store. Each client sends one fact per `rememberFacts` call, as an
+agent streams what it learns, as fast as it is answered: `--shared` of them write into one
+space, over twenty slots (each write supersedes the slot's value), the others each into a
+space of its own, new subjects. Reported: writes/s, the clients' p50/p99, the server's own
+(its access log), CPU per write of the server's processes and of Neo4j, and how long after the
+last write the last acknowledged fact got its vector. Then every acknowledged write is
+checked: none lost, none stored twice, one active value per slot.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import tempfile
+import threading
+import time
+import uuid
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from bench.api.__main__ import PEPPER, free_port, serve, wait_ready
+from bench.cpu import _server_pid, _stat_seconds
+from bench.results import percentile, write_section
+from graphmem.auth import KeyStore
+from graphmem.runtime import Runtime
+from graphmem.settings import Settings, load_settings
+
+WRITE = ("mutation($s: String!, $f: [FactInput!]!) { rememberFacts(space: $s, facts: $f)"
+         " { action value } }")
+SLOTS = 20  # the shared space's subjects
+STORING = {"ADD", "SUPERSEDE", "RETRACT", "ARCHIVE", "FLAG", "COEXIST"}
+ACCESS = re.compile(r'"POST /graphql" 200 ([0-9.]+)ms')
+
+
+@dataclass(eq=False)
+class Client(threading.Thread):
+    base: str
+    token: str
+    number: int
+    space: str
+    shared: bool
+    stop: threading.Event
+    times: list[float] = field(default_factory=list)
+    acknowledged: list[tuple[str, str, str, str]] = field(default_factory=list)
+    failures: Counter[str] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        super().__init__(daemon=True)
+
+    def run(self) -> None:
+        headers = {"Authorization": f"Bearer {self.token}"}
+        with httpx.Client(timeout=120, headers=headers) as http:
+            n = 0
+            while not self.stop.is_set():
+                subject = f"slot_{n % SLOTS}" if self.shared else f"c{self.number}_k{n}"
+                value = f"c{self.number}-v{n}"
+                fact = {"subject": subject, "value": value, "confidence": 0.9}
+                began = time.perf_counter()
+                try:
+                    body = http.post(f"{self.base}/graphql", json={
+                        "query": WRITE, "variables": {"s": self.space, "f": [fact]}}).json()
+                except (httpx.HTTPError, ValueError) as e:
+                    self.failures[type(e).__name__] += 1
+                    continue
+                self.times.append(time.perf_counter() - began)
+                if body.get("errors"):
+                    self.failures[str(body["errors"][0].get("extensions", {}).get("code"))] += 1
+                else:
+                    for result in body["data"]["rememberFacts"]:
+                        self.acknowledged.append((self.space, subject, value, result["action"]))
+                n += 1
+
+
+def process_cpu(root: int) -> float:
+    """CPU seconds of a process and its children (the server's workers)."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        pid, parent = int(stat.parent.name), int(fields[1])
+        if pid == root or parent == root:
+            total += _stat_seconds(stat) or 0.0
+    return total
+
+
+def neo4j_cpu(settings: Settings) -> float | None:
+    pid = _server_pid(settings)
+    return None if pid is None else _stat_seconds(Path(f"/proc/{pid}/stat"))
+
+
+def query(runtime: Runtime, cypher: str, **params: Any) -> list[dict[str, Any]]:
+    with runtime.graph.session() as session:
+        return [record.data() for record in session.run(cypher, params)]
+
+
+def unembedded(runtime: Runtime, tenant: str) -> int:
+    rows = query(runtime,
+        "MATCH (f:Fact) WHERE f.space STARTS WITH $tenant AND f.status = 'ACTIVE'"
+        " AND f.embedding IS NULL RETURN count(f) AS n", tenant=tenant + "/")
+    return int(rows[0]["n"])
+
+
+def embedding_lag(runtime: Runtime, tenant: str, limit: float = 600.0) -> float:
+    """Seconds from now until every active fact of the tenant has its vector."""
+    began = time.monotonic()
+    while unembedded(runtime, tenant) and time.monotonic() - began < limit:
+        time.sleep(0.25)
+    return time.monotonic() - began
+
+
+def correctness(runtime: Runtime, tenant: str, clients: list[Client]) -> dict[str, int]:
+    """Acknowledged writes against the graph: lost, stored twice, slots with two actives."""
+    stored = Counter((f"{tenant}/{space}", subject, value)
+                     for c in clients for space, subject, value, action in c.acknowledged
+                     if action in STORING)
+    found = Counter((r["space"], r["subject"], r["value"]) for r in query(runtime,
+        "MATCH (f:Fact) WHERE f.space STARTS WITH $tenant"
+        " RETURN f.space AS space, f.subject AS subject, f.value AS value", tenant=tenant + "/"))
+    doubles = query(runtime,
+        "MATCH (f:Fact:Active) WHERE f.space STARTS WITH $tenant"
+        " WITH f.space AS space, f.subject AS subject, f.scope AS scope, count(*) AS n"
+        " WHERE n > 1 RETURN count(*) AS slots", tenant=tenant + "/")
+    return {"acknowledged": sum(stored.values()),
+            "lost": sum(1 for k in stored if not found[k]),
+            "duplicated": sum(1 for k, n in found.items() if n > 1),
+            "slots_with_two_actives": int(doubles[0]["slots"])}
+
+
+def server_times(log: Path, skip: int) -> list[float]:
+    """The server's own times for /graphql POSTs, in seconds, after the first `skip`."""
+    found = [float(m.group(1)) / 1000 for line in log.read_text().splitlines()
+             if (m := ACCESS.search(line))]
+    return found[skip:]
+
+
+def ms(samples: list[float], q: float) -> float:
+    return percentile(samples, q) * 1000
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.load")
+    parser.add_argument("--clients", type=int, default=16)
+    parser.add_argument("--shared", type=int, default=8, help="clients on one shared space")
+    parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--warm", type=float, default=10.0,
+                        help="seconds of the same load before the measured window")
+    parser.add_argument("--workers", type=int, default=2, help="graphmem serve --workers")
+    parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
+                        help="a setting for the server (GRAPHMEM_...), repeatable")
+    parser.add_argument("--no-write", action="store_true",
+                        help="print the figures without writing bench/RESULTS.md")
+    args = parser.parse_args(argv)
+    workdir = Path(tempfile.mkdtemp(prefix="bench-load-"))
+    settings = load_settings(database_url=f"sqlite:///{workdir / 'bench.db'}")
+    runtime = Runtime.open(settings)
+    runtime.migrate()
+    tenant = f"load-{uuid.uuid4().hex[:8]}"
+    token = KeyStore(runtime.store, PEPPER.encode()).create(tenant, "writer").token
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = workdir / "serve.log"
+    extra = dict(item.split("=", 1) for item in args.server_env)
+    proc = serve(settings, port, log, workers=args.workers, log_level="INFO", extra=extra)
+    stop = threading.Event()
+    clients = [Client(base, token, i, "shared/a/r" if i < args.shared else f"c{i}/a/r",
+                      i < args.shared, stop) for i in range(args.clients)]
+    try:
+        wait_ready(base, proc)
+        for client in clients:
+            client.start()
+        time.sleep(args.warm)
+        warm_calls = sum(len(c.times) for c in clients)
+        warm_served = len(server_times(log, 0))
+        cpu_before, neo_before = process_cpu(proc.pid), neo4j_cpu(settings)
+        began = time.monotonic()
+        time.sleep(args.seconds)
+        stop.set()
+        for client in clients:
+            client.join(180)
+        elapsed = time.monotonic() - began
+        cpu_after, neo_after = process_cpu(proc.pid), neo4j_cpu(settings)
+        lag = embedding_lag(runtime, tenant)
+        checked = correctness(runtime, tenant, clients)
+    finally:
+        proc.terminate()
+        proc.wait(timeout=600)
+        runtime.close()
+    times = [t for c in clients for t in c.times][warm_calls:]
+    writes = len(times)
+    served = server_times(log, warm_served)
+    failures: Counter[str] = Counter()
+    for client in clients:
+        failures.update(client.failures)
+    server_ms = (cpu_after - cpu_before) / max(writes, 1) * 1000
+    neo_ms = ((neo_after - neo_before) / writes * 1000 if neo_after and neo_before and writes
+              else None)
+    neo = "not measured" if neo_ms is None else f"{neo_ms:.1f} ms"
+    ceiling = ("" if neo_ms is None else
+               f" CPU per write, server and Neo4j: {server_ms + neo_ms:.1f} ms, so"
+               f" {os.cpu_count()} cores can do at most"
+               f" {(os.cpu_count() or 1) * 1000 / (server_ms + neo_ms):.0f} writes/s"
+               " (the clients' own CPU aside).")
+    rows = [
+        "| writes/s | client p50 | client p99 | server p50 | server p99 | server CPU/write"
+        " | Neo4j CPU/write | embedding lag after the end |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        f"| {writes / elapsed:.1f} | {ms(times, 50):.0f} ms | {ms(times, 99):.0f} ms"
+        f" | {ms(served, 50):.0f} ms | {ms(served, 99):.0f} ms"
+        f" | {server_ms:.1f} ms | {neo}"
+        f" | {lag:.1f} s |",
+    ]
+    verdict = (f"Checked: {checked['acknowledged']} acknowledged stored facts,"
+               f" {checked['lost']} lost, {checked['duplicated']} stored twice,"
+               f" {checked['slots_with_two_actives']} slots with two active values; failed"
+               f" calls: {dict(failures) or 'none'}.{ceiling}")
+    text = "\n".join(rows) + "\n\n" + verdict
+    print(text)
+    if not args.no_write:
+        write_section("load", f"Command: `python -m bench.load --clients {args.clients}"
+                              f" --shared {args.shared} --seconds {args.seconds:g}"
+                              f" --warm {args.warm:g} --workers {args.workers}"
+                              + "".join(f" --server-env {e}" for e in args.server_env)
+                              + "`; load average (the bench's clients included)"
+                              f" {os.getloadavg()[0]:.1f} at the end, {os.cpu_count()} cores,"
+                              f" the real model.\n\n{text}")
+
+
+if __name__ == "__main__":
+    main()
