@@ -183,7 +183,7 @@ def main(argv: list[str] | None = None) -> None:
         for client in clients:
             client.start()
         time.sleep(args.warm)
-        warm_calls = sum(len(c.times) for c in clients)
+        warm_calls = [len(c.times) for c in clients]
         warm_served = len(server_times(log, 0))
         cpu_before, neo_before = process_cpu(proc.pid), neo4j_cpu(settings)
         began = time.monotonic()
@@ -199,7 +199,10 @@ def main(argv: list[str] | None = None) -> None:
         proc.terminate()
         proc.wait(timeout=600)
         runtime.close()
-    times = [t for c in clients for t in c.times][warm_calls:]
+    measured = [c.times[warm:] for c, warm in zip(clients, warm_calls, strict=True)]
+    times = [t for found in measured for t in found]
+    shared = [t for c, found in zip(clients, measured, strict=True) if c.shared for t in found]
+    own = [t for c, found in zip(clients, measured, strict=True) if not c.shared for t in found]
     writes = len(times)
     served = server_times(log, warm_served)
     failures: Counter[str] = Counter()
@@ -227,7 +230,10 @@ def main(argv: list[str] | None = None) -> None:
                f" {checked['lost']} lost, {checked['duplicated']} stored twice,"
                f" {checked['slots_with_two_actives']} slots with two active values; failed"
                f" calls: {dict(failures) or 'none'}.{ceiling}")
-    text = "\n".join(rows) + "\n\n" + verdict
+    split = (f"Clients on the shared space: p50 {ms(shared, 50):.0f} ms, p99 {ms(shared, 99):.0f}"
+             f" ms ({len(shared)} writes); on spaces of their own: p50 {ms(own, 50):.0f} ms,"
+             f" p99 {ms(own, 99):.0f} ms ({len(own)} writes).")
+    text = "\n".join(rows) + "\n\n" + split + " " + verdict
     print(text)
     if not args.no_write:
         write_section("load", f"Command: `python -m bench.load --clients {args.clients}"
