@@ -143,7 +143,7 @@ def _outbox_entry(outbox: Outbox, info: WriteInfo, batch: Batch, results: list[R
         "results": [{"action": r.action.value, "subject": r.subject, "value": r.value,
                      "fact_id": r.fact_id, "message": r.message} for r in results],
         "facts": batch.facts, "supersedes": batch.supersedes, "retracts": batch.retracts,
-        "refines": batch.refines, "conflicts": batch.conflicts,
+        "refines": batch.refines, "conflicts": batch.conflicts, "messages": batch.messages,
     }
     now, now_text = info.now, info.now.isoformat()
 

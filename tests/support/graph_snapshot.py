@@ -26,6 +26,7 @@ QUERIES = {
     "projection": "MATCH (h:Entity)-[r]->(t:Entity) WHERE h.space IN $spaces"
                   " RETURN {type: type(r), h: h.key, t: t.key, props: properties(r)} AS row",
     "spaces": "MATCH (s:Space) WHERE s.key IN $spaces RETURN s {.*} AS row",
+    "messages": "MATCH (m:Message) WHERE m.space IN $spaces RETURN m {.*} AS row",
 }
 
 
