@@ -136,7 +136,8 @@ class Runtime:
         from graphmem.recall.embed_worker import EmbedWorker
 
         return self._once("_embed_worker", lambda: EmbedWorker(
-            self.graph, self.ranker.vectors.store, self.settings.embed_wait))
+            self.graph, self.ranker.vectors.store, self.settings.embed_wait,
+            max_backlog=self.settings.embed_max_backlog))
 
     @property
     def has_embed_worker(self) -> bool:

@@ -66,6 +66,9 @@ class Settings(BaseSettings):
     vector_cache: int = Field(200_000, ge=0, description="Fact vectors held in memory.")
     embed_background: bool = Field(True, description="Embed new facts after the write returns.")
     embed_wait: float = Field(5.0, ge=0, description="How long a ranked read waits for them (s).")
+    embed_max_backlog: int = Field(100_000, ge=1, description="New facts queued for their"
+                                   " vectors at most; past it a write's facts are backfilled"
+                                   " later (full-text finds them meanwhile).")
 
     confidence_floor: float = Field(0.7, ge=0.0, le=1.0)
     dedup_prefilter: bool = True

@@ -11,6 +11,10 @@ returns once everything queued for that space before the call is stored (or afte
 wait, GRAPHMEM_EMBED_WAIT seconds; the facts still waiting are then found by full-text only,
 and the log says so). So a process reads its own writes ranked as usual.
 
+The queue is bounded (GRAPHMEM_EMBED_MAX_BACKLOG fact ids): past it, a write still succeeds
+and its facts keep full-text search; they are deferred, counted in the backlog, and the
+space is backfilled from the graph once the queue has drained to half the bound.
+
 A crash can leave committed facts without vectors. The first time this worker sees a space it
 also queues the space's facts that have search text but no vector (the embedder was down, or
 the process died), so they catch up in the background.
@@ -50,6 +54,7 @@ BATCH = 128
 # per write cost the writer's core as much CPU as the write itself.
 LINGER = 0.05
 BACKFILL_PAGE = 10_000
+MAX_BACKLOG = 100_000  # fact ids queued at most (GRAPHMEM_EMBED_MAX_BACKLOG)
 CLOSE_WAIT = 60.0  # seconds closing waits for queued embeddings (a first model load included)
 JOIN_WAIT = 30.0  # then for the model call in progress, so torch is idle when Python exits
 
@@ -60,8 +65,12 @@ class EmbedWorker:
     """One per Runtime; `submit` never blocks on the model."""
 
     def __init__(self, graph: GraphDriver, store: Store, wait_seconds: float = 5.0,
-                 batch: int = BATCH, linger: float = LINGER) -> None:
+                 batch: int = BATCH, linger: float = LINGER,
+                 max_backlog: int = MAX_BACKLOG) -> None:
         self.graph = graph
+        self.max_backlog = max_backlog
+        self._queued = 0  # fact ids in the queue
+        self._deferred: dict[str, int] = {}  # space -> fact ids left to its backfill (full)
         self._store = store
         self.wait_seconds = wait_seconds
         self.batch = batch
@@ -89,14 +98,23 @@ class EmbedWorker:
             if space not in self._seen:
                 self._seen.add(space)
                 self._enqueue(space, [], backfill=True)
+            if ids and self._queued + len(ids) > self.max_backlog:
+                self._deferred[space] = self._deferred.get(space, 0) + len(ids)
+                ids = []
             ticket = self._enqueue(space, ids) if ids else self._pending.get(space, self._done)
             self._start()
             return ticket
 
-    def backlog(self) -> int:
-        """Fact ids queued and not yet taken by the thread (backfills not counted)."""
+    def deferred(self) -> int:
+        """Fact ids left to a backfill because the queue was full when they came."""
         with self._cond:
-            return sum(len(item.ids) for item in self._queue)
+            return sum(self._deferred.values())
+
+    def backlog(self) -> int:
+        """Fact ids waiting for their vectors: queued and not yet taken by the thread, and
+        deferred to a backfill while the queue was full."""
+        with self._cond:
+            return self._queued + sum(self._deferred.values())
 
     def wait(self, space: str, timeout: float | None = None) -> bool:
         """Block until what was queued for `space` so far is stored; False on timeout."""
@@ -155,6 +173,7 @@ class EmbedWorker:
         with self._cond:
             left = self._left.union(*(item.ids for item in self._queue))
             self._queue.clear()
+            self._queued = 0
         if left:
             log.info("closing before %d queued fact(s) were embedded: they keep full-text"
                      " search and get their vectors when a process next writes to their"
@@ -168,6 +187,7 @@ class EmbedWorker:
         """Readers wait for writes only: a backfill gets a ticket but no pending mark."""
         self._submitted += 1
         ticket = self._submitted
+        self._queued += len(ids)
         self._queue.append(_Item(ticket, space, ids, backfill))
         if not backfill:
             self._pending[space] = ticket
@@ -200,6 +220,7 @@ class EmbedWorker:
                     return
                 work = list(self._queue)
                 self._queue.clear()
+                self._queued = 0
             tried: dict[str, set[str]] = {}
             for space, ids in _by_space([w for w in work if not w.backfill]):
                 self._embed(space, ids)
@@ -212,7 +233,16 @@ class EmbedWorker:
                 for space, ticket in list(self._pending.items()):
                     if ticket <= self._done:
                         del self._pending[space]
+                self._resume_deferred()
                 self._cond.notify_all()
+
+    def _resume_deferred(self) -> None:
+        """(Holding the condition.) Once the queue is down to half its bound, the spaces
+        whose facts were deferred are backfilled from the graph."""
+        if self._deferred and not self._closed and self._queued <= self.max_backlog // 2:
+            for space in sorted(self._deferred):
+                self._enqueue(space, [], backfill=True)
+            self._deferred.clear()
 
     def _linger(self) -> None:
         """(Holding the condition.) Let more writes queue up, for at most `linger` seconds:
@@ -220,7 +250,7 @@ class EmbedWorker:
         deadline = time.monotonic() + self.linger
         while not self._closed and not self._waiting:
             left = deadline - time.monotonic()
-            if left <= 0 or sum(len(item.ids) for item in self._queue) >= self.batch:
+            if left <= 0 or self._queued >= self.batch:
                 return
             self._cond.wait(left)
 

@@ -257,3 +257,26 @@ def test_facts_written_while_the_embedder_was_down_are_embedded_when_it_is_back(
     lines = [r.getMessage() for r in caplog.records]
     assert sum("embedder unavailable" in line for line in lines) == 1  # not one per write
     assert sum("embedder available again" in line for line in lines) == 1
+
+
+def test_past_the_backlog_bound_a_write_succeeds_and_its_facts_are_backfilled(
+        gated: tuple[GraphMem, Gate]) -> None:
+    """The queue holds at most max_backlog fact ids; the rest are deferred (counted in the
+    backlog, found by full-text) and embedded from the graph once the queue has drained."""
+    mem, gate = gated
+    worker = mem.runtime.embed_worker
+    worker.max_backlog = 3
+    first = mem.remember_facts([fact("held", "first")])
+    assert gate.entered.wait(10), "the worker took the first fact and is held"
+    later = [mem.remember_facts([fact(f"s{i}", f"value {i}")])[0] for i in range(5)]
+    assert all(r.fact_id for r in later), "every write succeeds"
+    assert (worker.backlog(), worker.deferred()) == (5, 2), "three queued, two deferred"
+    assert [f.value for f in mem.active("s4")] == ["value 4"]
+    gate.open.set()
+    ids = [r.fact_id or "" for r in [*first, *later]]
+    for _ in range(300):
+        if all(has_vector(mem.runtime.graph, ids)):
+            break
+        time.sleep(0.1)
+    assert has_vector(mem.runtime.graph, ids) == [True] * 6
+    assert (worker.backlog(), worker.deferred()) == (0, 0)
