@@ -79,8 +79,7 @@ class Batch:
         if d.stores_fact:
             row = _fact_row(p, d, info)
             self.facts.append(row)
-            if row.get("message_id") and not any(
-                    m["message_id"] == info.message_id for m in self.messages):
+            if row.get("message_id") and not self.messages:  # one write, one message
                 self.messages.append({"message_id": info.message_id, "text": info.text})
         for old in d.supersedes:
             self.supersedes.append({"new": d.fact_id, "old": old, "valid_to": valid_from,

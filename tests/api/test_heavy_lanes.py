@@ -20,6 +20,7 @@ from graphmem.schema.lanes import Lanes, list_items
 from graphmem.service.memory import GraphMem
 
 from support.api_support import Api
+from support.mirror_support import wait_for
 
 pytestmark = pytest.mark.races
 
@@ -67,14 +68,6 @@ def heavy_gauge(api: Api, state: str) -> int:
     return int(float(line.split()[1])) if line else 0
 
 
-def wait_for(check: Callable[[], bool], what: str) -> None:
-    for _ in range(600):
-        if check():
-            return
-        threading.Event().wait(0.05)
-    pytest.fail(f"never: {what}")
-
-
 def test_a_heavy_write_executes_off_the_event_loop_and_a_small_one_on_it(
         lanes_api: Api, monkeypatch: pytest.MonkeyPatch) -> None:
     threads: list[str] = []
@@ -107,10 +100,10 @@ def test_heavy_requests_take_turns_and_small_ones_never_wait(
 
     first = threading.Thread(target=send, args=("first",))
     first.start()
-    wait_for(lambda: "first_0" in arrived, "the first heavy write reached the service")
+    wait_for(lambda: "first_0" in arrived, 30)  # the first heavy write reached the service
     second = threading.Thread(target=send, args=("second",))
     second.start()
-    wait_for(lambda: heavy_gauge(lanes_api, "waiting") == 1, "the second waits for a lane")
+    wait_for(lambda: heavy_gauge(lanes_api, "waiting") == 1, 30)  # the second waits its turn
     assert heavy_gauge(lanes_api, "running") == 1
     assert lanes_api.ok(token, STATS)["stats"]["active"] >= 0  # a small read: answered
     lanes_api.ok(token, WRITE, {"s": "lanes", "f": facts(1, "small")})  # a small write too

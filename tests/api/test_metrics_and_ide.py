@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import asyncio
 import threading
-import time
 from collections.abc import Callable
 
 import httpx
@@ -15,6 +14,7 @@ from graphmem.http.app import create_app
 from graphmem.settings import Settings
 
 from support.api_support import PEPPER, Api, codes, fresh_address, new_tenant
+from support.mirror_support import wait_for
 
 pytestmark = pytest.mark.races
 
@@ -129,8 +129,5 @@ def test_the_embedding_backlog_is_on_metrics(serve_api: Callable[..., Api]) -> N
         assert sample(httpx.get(f"{api.base}/metrics").text, "graphmem_embedding_backlog") == 3
     finally:
         release.set()
-    for _ in range(600):
-        if sample(httpx.get(f"{api.base}/metrics").text, "graphmem_embedding_backlog") == 0:
-            return
-        time.sleep(0.05)
-    pytest.fail("the backlog never drained")
+    wait_for(lambda: sample(httpx.get(f"{api.base}/metrics").text,
+                            "graphmem_embedding_backlog") == 0, 30)

@@ -24,6 +24,7 @@ from graphmem.mirror.db import RelationalStore
 from graphmem.settings import Settings
 
 from support import isolation
+from support.mirror_support import wait_for
 
 pytestmark = pytest.mark.races
 
@@ -276,9 +277,6 @@ def test_past_the_backlog_bound_a_write_succeeds_and_its_facts_are_backfilled(
     ids = [r.fact_id or "" for r in [*first, *later]]
     # The deferred facts are embedded once the queue has drained, or sooner when the space's
     # first backfill finds them committed; the count of them drops when their backfill is due.
-    for _ in range(300):
-        if all(has_vector(mem.runtime.graph, ids)) and worker.backlog() == 0:
-            break
-        time.sleep(0.1)
+    wait_for(lambda: all(has_vector(mem.runtime.graph, ids)) and worker.backlog() == 0, 30)
     assert has_vector(mem.runtime.graph, ids) == [True] * 6
     assert (worker.backlog(), worker.deferred()) == (0, 0)
