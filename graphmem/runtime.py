@@ -128,7 +128,7 @@ class Runtime:
         from graphmem.recall.vectors import VectorIndex
 
         return self._once("_ranker", lambda: Ranker(self.graph, VectorIndex(
-            self.graph, lambda: self.embedder, self.settings.vector_cache, self.space_locks)))
+            self.graph, lambda: self.embedder, self.settings.vector_cache)))
 
     @property
     def embed_worker(self) -> EmbedWorker:
@@ -142,6 +142,12 @@ class Runtime:
     @property
     def has_embed_worker(self) -> bool:
         return self._embed_worker is not None
+
+    def embedding_backlog(self) -> int:
+        """Facts of this process's writes still waiting for their vectors (0 before its
+        first write); never starts the worker."""
+        worker = self._embed_worker
+        return worker.backlog() if worker is not None else 0
 
     def model_clients(self) -> dict[str, object | None]:
         """The model clients built so far, by kind (for call counters); never builds one."""

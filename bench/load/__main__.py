@@ -2,6 +2,7 @@
 
     python -m bench.load                          # 16 clients, 8 on one space, 40 s, 2 workers
     python -m bench.load --clients 4 --seconds 10 --no-write
+    python -m bench.load --recall-facts 100000 --warm 30   # and questions over 100k facts
 
 A real `graphmem serve --workers N` on loopback with its defaults (the all-MiniLM-L6-v2
 model on ONNX Runtime, vectors stored by the background embedding worker), over the managed
@@ -12,12 +13,18 @@ space of its own, new subjects. Reported: writes/s, the clients' p50/p99, the se
 (its access log), CPU per write of the server's processes and of Neo4j, and how long after the
 last write the last acknowledged fact got its vector. Then every acknowledged write is
 checked: none lost, none stored twice, one active value per slot.
+
+With `--recall-facts N`, `--recall-clients` more clients ask `recall` questions (no model
+answer: the ranked facts) of a space of N facts while the writers run, and their p50/p95 is
+reported. That space (bench.retrieval's corpus, with vectors of the real model) is written
+once and kept in the graph for later runs: the first run spends minutes embedding it.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import random
 import re
 import tempfile
 import threading
@@ -33,6 +40,8 @@ import httpx
 from bench.api.__main__ import PEPPER, free_port, serve, wait_ready
 from bench.cpu import _server_pid, _stat_seconds
 from bench.results import percentile, write_section
+from bench.retrieval import corpus as retrieval_corpus
+from graphmem import GraphMem
 from graphmem.auth import KeyStore
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
@@ -42,6 +51,9 @@ WRITE = ("mutation($s: String!, $f: [FactInput!]!) { rememberFacts(space: $s, fa
 SLOTS = 20  # the shared space's subjects
 STORING = {"ADD", "SUPERSEDE", "RETRACT", "ARCHIVE", "FLAG", "COEXIST"}
 ACCESS = re.compile(r'"POST /graphql" 200 ([0-9.]+)ms')
+RECALL = ("query($s: String!, $q: String!) { recall(space: $s, question: $q)"
+          " { facts { subject value } } }")
+RECALL_TENANT = "bench-recall"
 
 
 @dataclass(eq=False)
@@ -83,6 +95,63 @@ class Client(threading.Thread):
                 n += 1
 
 
+@dataclass(eq=False)
+class Asker(threading.Thread):
+    """Asks the recall space's questions in turn, one at a time, until stopped."""
+
+    base: str
+    token: str
+    space: str
+    questions: list[str]
+    stop: threading.Event
+    times: list[float] = field(default_factory=list)
+    empty: int = 0
+    failures: Counter[str] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        super().__init__(daemon=True)
+
+    def run(self) -> None:
+        headers = {"Authorization": f"Bearer {self.token}"}
+        with httpx.Client(timeout=120, headers=headers) as http:
+            n = 0
+            while not self.stop.is_set():
+                question = self.questions[n % len(self.questions)]
+                n += 1
+                began = time.perf_counter()
+                try:
+                    body = http.post(f"{self.base}/graphql", json={
+                        "query": RECALL, "variables": {"s": self.space, "q": question}}).json()
+                except (httpx.HTTPError, ValueError) as e:
+                    self.failures[type(e).__name__] += 1
+                    continue
+                self.times.append(time.perf_counter() - began)
+                if body.get("errors"):
+                    self.failures[str(body["errors"][0].get("extensions", {}).get("code"))] += 1
+                elif not body["data"]["recall"]["facts"]:
+                    self.empty += 1
+
+
+def recall_space(runtime: Runtime, size: int) -> tuple[str, list[str]]:
+    """The space of `size` facts the askers question (written and embedded when missing) and
+    its questions, as (space under RECALL_TENANT, questions)."""
+    space = f"c{size}/a/r"
+    corpus = retrieval_corpus.build(size)
+    key = f"{RECALL_TENANT}/{space}"
+    vectors = query(runtime, "MATCH (v:FactVector) WHERE v.space = $space AND v.seq IS NOT NULL"
+                             " RETURN count(v) AS n", space=key)[0]["n"]
+    if vectors < size:
+        print(f"writing the recall space ({size:,} facts, {vectors:,} with vectors); the real"
+              " model embeds them, which takes minutes the first time", flush=True)
+        with GraphMem(space=key, runtime=runtime) as mem:
+            if not mem.active(corpus.facts[-1]["subject"]):
+                for start in range(0, size, 1000):
+                    mem.remember_facts(corpus.facts[start:start + 1000])
+            mem.records.wait_for_embeddings(3600)
+    rng = random.Random(3)
+    return space, [q.text for q in rng.sample(corpus.questions, 500)]
+
+
 def process_cpu(root: int) -> float:
     """CPU seconds of a process and its children (the server's workers)."""
     total = 0.0
@@ -110,7 +179,8 @@ def query(runtime: Runtime, cypher: str, **params: Any) -> list[dict[str, Any]]:
 def unembedded(runtime: Runtime, tenant: str) -> int:
     rows = query(runtime,
         "MATCH (f:Fact) WHERE f.space STARTS WITH $tenant AND f.status = 'ACTIVE'"
-        " AND f.embedding IS NULL RETURN count(f) AS n", tenant=tenant + "/")
+        " AND NOT EXISTS { MATCH (:FactVector {fact_id: f.id}) } RETURN count(f) AS n",
+        tenant=tenant + "/")
     return int(rows[0]["n"])
 
 
@@ -161,6 +231,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2, help="graphmem serve --workers")
     parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
                         help="a setting for the server (GRAPHMEM_...), repeatable")
+    parser.add_argument("--recall-facts", type=int, default=0,
+                        help="facts in the space the askers question (0: no askers)")
+    parser.add_argument("--recall-clients", type=int, default=1)
     parser.add_argument("--no-write", action="store_true",
                         help="print the figures without writing bench/RESULTS.md")
     args = parser.parse_args(argv)
@@ -169,7 +242,11 @@ def main(argv: list[str] | None = None) -> None:
     runtime = Runtime.open(settings)
     runtime.migrate()
     tenant = f"load-{uuid.uuid4().hex[:8]}"
-    token = KeyStore(runtime.store, PEPPER.encode()).create(tenant, "writer").token
+    keys = KeyStore(runtime.store, PEPPER.encode())
+    token = keys.create(tenant, "writer").token
+    asked, questions = (recall_space(runtime, args.recall_facts) if args.recall_facts
+                        else ("", []))
+    reader = keys.create(RECALL_TENANT, "reader").token
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     log = workdir / "serve.log"
@@ -178,18 +255,21 @@ def main(argv: list[str] | None = None) -> None:
     stop = threading.Event()
     clients = [Client(base, token, i, "shared/a/r" if i < args.shared else f"c{i}/a/r",
                       i < args.shared, stop) for i in range(args.clients)]
+    askers = [Asker(base, reader, asked, questions[i::args.recall_clients], stop)
+              for i in range(args.recall_clients if questions else 0)]
     try:
         wait_ready(base, proc)
-        for client in clients:
+        for client in [*clients, *askers]:
             client.start()
         time.sleep(args.warm)
         warm_calls = [len(c.times) for c in clients]
+        warm_asked = [len(a.times) for a in askers]
         warm_served = len(server_times(log, 0))
         cpu_before, neo_before = process_cpu(proc.pid), neo4j_cpu(settings)
         began = time.monotonic()
         time.sleep(args.seconds)
         stop.set()
-        for client in clients:
+        for client in [*clients, *askers]:
             client.join(180)
         elapsed = time.monotonic() - began
         cpu_after, neo_after = process_cpu(proc.pid), neo4j_cpu(settings)
@@ -204,10 +284,11 @@ def main(argv: list[str] | None = None) -> None:
     shared = [t for c, found in zip(clients, measured, strict=True) if c.shared for t in found]
     own = [t for c, found in zip(clients, measured, strict=True) if not c.shared for t in found]
     writes = len(times)
-    served = server_times(log, warm_served)
+    served = server_times(log, warm_served)  # recall's among them, if asked
+    recalls = [t for a, warm in zip(askers, warm_asked, strict=True) for t in a.times[warm:]]
     failures: Counter[str] = Counter()
-    for client in clients:
-        failures.update(client.failures)
+    for counted in [c.failures for c in clients] + [a.failures for a in askers]:
+        failures.update(counted)
     server_ms = (cpu_after - cpu_before) / max(writes, 1) * 1000
     neo_ms = ((neo_after - neo_before) / writes * 1000 if neo_after and neo_before and writes
               else None)
@@ -234,11 +315,19 @@ def main(argv: list[str] | None = None) -> None:
              f" ms ({len(shared)} writes); on spaces of their own: p50 {ms(own, 50):.0f} ms,"
              f" p99 {ms(own, 99):.0f} ms ({len(own)} writes).")
     text = "\n".join(rows) + "\n\n" + split + " " + verdict
+    if askers:
+        text += (f"\n\nRecall over {args.recall_facts:,} facts while the writes ran"
+                 f" ({len(askers)} asker(s), {len(recalls)} questions, ranked facts without a"
+                 f" model answer): p50 {ms(recalls, 50):.0f} ms, **p95 {ms(recalls, 95):.0f}"
+                 f" ms**, p99 {ms(recalls, 99):.0f} ms;"
+                 f" {sum(a.empty for a in askers)} answered with no fact.")
     print(text)
     if not args.no_write:
         write_section("load", f"Command: `python -m bench.load --clients {args.clients}"
                               f" --shared {args.shared} --seconds {args.seconds:g}"
                               f" --warm {args.warm:g} --workers {args.workers}"
+                              + (f" --recall-facts {args.recall_facts} --recall-clients"
+                                 f" {args.recall_clients}" if askers else "")
                               + "".join(f" --server-env {e}" for e in args.server_env)
                               + "`; load average (the bench's clients included)"
                               f" {os.getloadavg()[0]:.1f} at the end, {os.cpu_count()} cores,"

@@ -3,13 +3,17 @@
     python -m bench.peers                        # spaces of 1k, 5k and 20k facts
     python -m bench.peers --sizes 1000 --window 100 --lookups 50     # a quick run
     python -m bench.peers --graphmem-extra 100000                    # and graphmem at 100k
+    python -m bench.peers --stream --sizes 1000,5000                 # streamed from empty
 
 The peer is installed on first run into its own virtual environment (bench/.peers-venv, not a
 project dependency) and driven there by bench/peers/vayl_driver.py. Both sides get the same
 pre-extracted facts (bench/peers/workload.py), one fact per call; embeddings are stubbed on
 both sides (a hash), so the engines are compared, not the model. Each space is grown in
 batches to within one window of its size, then the window's facts are written one call each
-and timed; then current-value lookups and history reads of the space's subjects. The raw
+and timed; then current-value lookups and history reads of the space's subjects. With
+`--stream`, every fact is written one call each from an empty space, the way an agent writes,
+with nothing drained in between (graphmem's embedding and mirror threads run beside the
+writes), and a size's figures are those of the writes since the previous size. The raw
 Neo4j floor (one- and two-statement `execute_write`, and an indexed read of a subject's
 active facts) is timed interleaved with graphmem's writes and lookups.
 """
@@ -53,11 +57,12 @@ def peer_python() -> Path:
     return python
 
 
-def run_vayl(sizes: list[int], window: int, lookups: int) -> list[dict[str, Any]]:
+def run_vayl(sizes: list[int], window: int, lookups: int, streamed: bool
+             ) -> list[dict[str, Any]]:
     python = peer_python()
     with tempfile.TemporaryDirectory(prefix="bench-peers-vayl-") as folder:
         args = json.dumps({"sizes": sizes, "window": window, "lookups": lookups,
-                           "dir": folder, "seed": 1})
+                           "dir": folder, "seed": 1, "stream": streamed})
         env = {**os.environ, "VAYL_TELEMETRY": "0"}
         out = subprocess.run([str(python), str(HERE / "vayl_driver.py"), args], check=True,
                              capture_output=True, text=True, env=env, cwd=folder)
@@ -68,7 +73,8 @@ def run_vayl(sizes: list[int], window: int, lookups: int) -> list[dict[str, Any]
     return rows
 
 
-def run_graphmem(sizes: list[int], window: int, lookups: int) -> list[dict[str, Any]]:
+def run_graphmem(sizes: list[int], window: int, lookups: int, streamed: bool
+                 ) -> list[dict[str, Any]]:
     runtime = open_runtime()
     tag = uuid.uuid4().hex[:8]
     rows: list[dict[str, Any]] = []
@@ -77,12 +83,13 @@ def run_graphmem(sizes: list[int], window: int, lookups: int) -> list[dict[str, 
                 GraphMem(space=f"bench-peers-{tag}", runtime=runtime) as mem:
             stream, written = workload.facts(1), 0
             for size in sizes:
-                w = min(window, size)
-                while written < size - w:
-                    n = min(500, size - w - written)
-                    mem.remember_facts([next(stream) for _ in range(n)])
-                    written += n
-                mem.records.wait_for_embeddings(300)
+                if not streamed:
+                    w = min(window, size)
+                    while written < size - w:
+                        n = min(500, size - w - written)
+                        mem.remember_facts([next(stream) for _ in range(n)])
+                        written += n
+                    mem.records.wait_for_embeddings(300)
                 times, two, one = [], [], []
                 spent = 0.0
                 t0 = time.perf_counter()
@@ -153,9 +160,14 @@ def plot(graphmem: list[dict[str, Any]], vayl: list[dict[str, Any]], load: str) 
     plt.close(fig)
 
 
-def report(graphmem: list[dict[str, Any]], vayl: list[dict[str, Any]], load: str) -> str:
+def report(graphmem: list[dict[str, Any]], vayl: list[dict[str, Any]], load: str,
+           streamed: bool = False) -> str:
     peer = {r["size"]: r for r in vayl}
-    lines = [f"{load}: figures are not final; each ratio is of one run.", "",
+    mode = ("Streamed: every fact one call each from an empty space, nothing drained between"
+            " writes; a size's figures are those of the writes since the previous size."
+            if streamed else "Window: each space grown in batches to within one window, the"
+            " embedding queue drained, then the window's single writes timed.")
+    lines = [f"{load}: figures are not final; each ratio is of one run.", "", mode, "",
              "| space | system | writes/s | write p50 (ms) | write p99 (ms) |"
              " current-value lookup p50 (ms) | history p50 (ms) |",
              "| ---: | --- | ---: | ---: | ---: | ---: | ---: |"]
@@ -171,6 +183,7 @@ def report(graphmem: list[dict[str, Any]], vayl: list[dict[str, Any]], load: str
     for g in graphmem:
         v = peer.get(g["size"])
         parts = [f"write p50 ÷ 2-statement floor **{g['p50'] / g['floor_two']:.2f}×**",
+                 f"write p50 ÷ 1-statement floor **{g['p50'] / g['floor_one']:.2f}×**",
                  f"lookup ÷ raw indexed read **{g['lookup_p50'] / g['raw_read']:.2f}×**"]
         if v is not None:
             parts += [f"writes/s graphmem ÷ Vayl **{g['writes_per_s'] / v['writes_per_s']:.2f}×**",
@@ -194,22 +207,27 @@ def main() -> None:
                         help="further sizes for graphmem only, e.g. 100000")
     parser.add_argument("--window", type=int, default=200, help="single writes timed per size")
     parser.add_argument("--lookups", type=int, default=100)
+    parser.add_argument("--stream", action="store_true",
+                        help="every fact one call each from an empty space, nothing drained")
     parser.add_argument("--no-save", action="store_true")
     args = parser.parse_args()
     sizes = sorted(int(s) for s in args.sizes.split(","))
     extra = sorted(int(s) for s in args.graphmem_extra.split(",") if s)
     load0 = os.getloadavg()[0]
-    vayl = run_vayl(sizes, args.window, args.lookups)
-    graphmem = run_graphmem(sorted(set(sizes + extra)), args.window, args.lookups)
+    vayl = run_vayl(sizes, args.window, args.lookups, args.stream)
+    graphmem = run_graphmem(sorted(set(sizes + extra)), args.window, args.lookups, args.stream)
     load = (f"shared machine, load average {load0:.1f} at start, {os.getloadavg()[0]:.1f} at"
             f" end, {os.cpu_count()} cores")
-    body = report(graphmem, vayl, load)
+    body = report(graphmem, vayl, load, args.stream)
     print(body)
     if not args.no_save:
-        plot(graphmem, vayl, load)
+        if not args.stream:
+            plot(graphmem, vayl, load)
         flags = f" --graphmem-extra {args.graphmem_extra}" if extra else ""
-        write_section("peers", f"Command: `python -m bench.peers --sizes {args.sizes}"
-                      f" --window {args.window} --lookups {args.lookups}{flags}`\n\n{body}")
+        flags += " --stream" if args.stream else f" --window {args.window}"
+        write_section("peers: streamed" if args.stream else "peers",
+                      f"Command: `python -m bench.peers --sizes {args.sizes}"
+                      f" --lookups {args.lookups}{flags}`\n\n{body}")
 
 
 if __name__ == "__main__":

@@ -2,11 +2,12 @@
 
 Run by `python -m bench.peers` with the peer venv's interpreter:
     vayl_driver.py '{"sizes": [1000, 5000], "window": 200, "lookups": 100, "dir": "/tmp/x"}'
-Prints one JSON object per size. A write is what Vayl's `remember` tool does after extraction:
-under the space lock, load the space's hot set, reconcile the fact (`_apply`), save (which
-embeds the new rows: stubbed with a hash, as on graphmem's side). A current-value lookup
-loads the hot set and picks the subject's active facts, as Vayl's own reads do; history reads
-the subject's rows.
+Prints one JSON object per size. With "stream": true every fact is written one call each from
+an empty space, and a size's figures are those of the writes since the previous size. A write
+is what Vayl's `remember` tool does after extraction: under the space lock, load the space's
+hot set, reconcile the fact (`_apply`), save (which embeds the new rows: stubbed with a hash,
+as on graphmem's side). A current-value lookup loads the hot set and picks the subject's
+active facts, as Vayl's own reads do; history reads the subject's rows.
 """
 
 from __future__ import annotations
@@ -59,7 +60,7 @@ def main() -> None:
             store.save(user, m)
 
     for size in args["sizes"]:
-        window = min(args["window"], size)
+        window = size - written if args.get("stream") else min(args["window"], size)
         while written < size - window:  # grown in batches to within one window
             n = min(500, size - window - written)
             write([next(stream) for _ in range(n)])

@@ -1,7 +1,19 @@
-// Hard erasure: the facts and every relationship they have (DETACH), the text of the writes
-// they were stored from (it may hold their values: the write's other facts then keep no raw
-// text), the projection edges carrying their ids, entities nothing refers to any more, and
-// conflicts left with no fact.
+// Hard erasure: the facts and every relationship they have (DETACH), their vectors, the text
+// of the writes they were stored from (it may hold their values: the write's other facts then
+// keep no raw text), the projection edges carrying their ids, entities nothing refers to any
+// more, and conflicts left with no fact. The space's VectorSeq node is locked first, as
+// storing vectors locks it first: a vector stored meanwhile is found and deleted here, or its
+// transaction finds the fact gone.
+CALL () {
+  MERGE (s:VectorSeq {space: $space})
+  SET s.erasures = coalesce(s.erasures, 0) + 1
+}
+CALL () {
+  UNWIND $ids AS id
+  MATCH (v:FactVector {fact_id: id})
+  WHERE v.space = $space
+  DELETE v
+}
 CALL () {
   UNWIND $ids AS id
   OPTIONAL MATCH (c:Conflict)-[:INVOLVES]->(:Fact {id: id})

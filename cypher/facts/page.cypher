@@ -8,7 +8,7 @@
 // (valid_to_at; before it was recorded, valid_to equal to retired_at) was open-ended then.
 // $believed keeps what memory held or archived (never a tombstone, a proposal or a rejected
 // one); $pending keeps the proposals of a confirm-gate conflict open then. Columns are the
-// ones row_to_fact reads (never the embedding), with held_from and valid_to_at for as_it_stood.
+// ones row_to_fact reads (never the search text), with held_from and valid_to_at for as_it_stood.
 MATCH (f:Fact {space: $space})
 // filter
 WHERE ($subject IS NULL OR f.subject = $subject)

@@ -1,7 +1,6 @@
 // The columns of a Fact node that row_to_fact reads, as the body of a map projection over
 // `f`; statements splice it in with @include (graph/statements.py) and may add computed
-// keys after it (supersedes_ids, retracts_ids). Never `{.*}`: that would ship each fact's
-// embedding. Times travel as ISO text, a third of the decoding cost of driver DateTimes. A
+// keys after it (supersedes_ids, retracts_ids). Times travel as ISO text, a third of the decoding cost of driver DateTimes. A
 // fact that took its write's text reads it from the write's Message.
 .id, .space, .subject, .value, .scope, .kind, .time_ref, .status, .confidence,
 .source, .source_ref, .metadata,

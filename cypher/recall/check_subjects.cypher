@@ -10,7 +10,7 @@ WITH f, CASE WHEN $as_of IS NULL OR f.retired_at <= $as_of THEN f.status
 WHERE status IN ['ACTIVE', 'FLAGGED_CONFLICT']
   AND ($valid_at IS NULL OR (coalesce(f.valid_from <= $valid_at, true)
                              AND (f.valid_to IS NULL OR f.valid_to > $valid_at)))
-RETURN f {.*, embedding: null, status: status,
+RETURN f {.*, status: status,
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           recorded_at: toString(f.recorded_at), retired_at: toString(f.retired_at),
           held_from: toString(f.held_from),

@@ -1,7 +1,5 @@
-// What to embed after a write: the text of each fact it created or refined, and the element
-// id of each fact (set_embeddings finds them by these, without locks).
+// What to embed after a write: the text of each fact it created or refined.
 MATCH (f:Fact)
 USING INDEX f:Fact(id)
 WHERE f.id IN $ids AND f.space = $space
-RETURN f.id AS id, f.subject AS subject, f.scope AS scope, f.value AS value,
-       elementId(f) AS node
+RETURN f.id AS id, f.subject AS subject, f.scope AS scope, f.value AS value

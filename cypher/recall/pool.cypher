@@ -1,4 +1,4 @@
-// Every fact of a small recall pool (see pool_size), oldest first, without vectors; times
+// Every fact of a small recall pool (see pool_size), oldest first; times
 // as ISO strings (the driver's DateTime decoding would cost more than the query).
 MATCH (f:Fact {space: $space})
 WHERE f.status IN $statuses
@@ -10,7 +10,7 @@ WHERE f.status IN $statuses
                               AND coalesce(f.valid_from <= $valid_at, true)
                               AND (f.valid_to IS NULL OR f.valid_to > $valid_at)))
 WITH f LIMIT $cap
-RETURN f {.*, embedding: null,
+RETURN f {.*,
           valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
           recorded_at: toString(f.recorded_at), retired_at: toString(f.retired_at),
           held_from: toString(f.held_from), refined_at: toString(f.refined_at),

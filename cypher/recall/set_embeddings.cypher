@@ -1,25 +1,19 @@
-// Store each fact's search text and, when one was computed, its vector (a float vector
-// property under the fact_embedding index), stamped with the space's next vector sequence
-// numbers so in-process vector caches can fetch exactly what changed since they last looked.
-// The numbers come from the space's VectorSeq node, never from its Space node: the Space
-// node's lock is the writers' lock, and storing vectors waits for no writer. The facts are
-// found by the element ids embed_targets read (each checked against its id and space), which
-// takes no lock; facts erased meanwhile are not found, and when none is left nothing is stored.
-UNWIND $rows AS row
-MATCH (f)
-WHERE elementId(f) = row.node
-WITH f, row WHERE 'Fact' IN labels(f) AND f.id = row.id AND f.space = $space
-WITH collect({fact: f, row: row}) AS found
-WHERE size(found) > 0
-MERGE (v:VectorSeq {space: $space})
-SET v.seq = coalesce(v.seq, 0) + size(found)
-WITH v.seq - size(found) AS base, found
-UNWIND range(0, size(found) - 1) AS i
-WITH base + i + 1 AS seq, found[i].fact AS f, found[i].row AS row
-SET f.search_text = row.text
-WITH f, row, seq
+// Store each fact's vector on its FactVector node (under the fact_vector index), stamped with
+// the space's next vector sequence numbers so in-process vector caches can fetch exactly what
+// changed since they last looked. Nothing here locks a Fact or the Space node, which writers
+// lock: the numbers come from the space's VectorSeq node. That node is locked first, and an
+// erasure locks it before deleting facts and their vectors, so the two follow one another: a
+// fact erased meanwhile is not found here, and no vector outlives its fact.
+MERGE (s:VectorSeq {space: $space})
+SET s.seq = coalesce(s.seq, 0) + size($rows)
+WITH s.seq - size($rows) AS base
+UNWIND range(0, size($rows) - 1) AS i
+WITH base + i + 1 AS seq, $rows[i] AS row
 WHERE row.vector IS NOT NULL
-SET f.vector_seq = seq
-WITH f, row
-CALL db.create.setNodeVectorProperty(f, 'embedding', row.vector)
-RETURN count(f) AS embedded
+MATCH (f:Fact {id: row.id})
+WHERE f.space = $space
+MERGE (v:FactVector {fact_id: f.id})
+SET v.space = $space, v.seq = seq
+WITH v, row
+CALL db.create.setNodeVectorProperty(v, 'embedding', row.vector)
+RETURN count(v) AS embedded

@@ -3,6 +3,7 @@
 // sweep, once per space per process; not on any request's path.
 MATCH (f:Fact)
 USING INDEX f:Fact(space)
-WHERE f.space = $space AND f.search_text IS NOT NULL AND f.vector_seq IS NULL
+WHERE f.space = $space AND f.search_text IS NOT NULL
+  AND NOT EXISTS { MATCH (:FactVector {fact_id: f.id}) }
 RETURN f.id AS id
 LIMIT $limit

@@ -1,6 +1,8 @@
 // A page of the space's hot fact vectors stored after sequence number $seq, in order.
-MATCH (f:Fact {space: $space})
-WHERE f.vector_seq > $seq AND f.status IN $statuses
-RETURN f.id AS id, f.embedding AS vector, f.vector_seq AS seq
-ORDER BY f.vector_seq
+MATCH (v:FactVector)
+WHERE v.space = $space AND v.seq > $seq
+MATCH (f:Fact {id: v.fact_id})
+WHERE f.status IN $statuses
+RETURN f.id AS id, v.embedding AS vector, v.seq AS seq
+ORDER BY v.seq
 LIMIT $limit

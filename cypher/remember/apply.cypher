@@ -30,7 +30,7 @@ CALL () {
   MATCH (f:Fact {id: row.id})
   WHERE f.space = $space
   SET f.revisions = coalesce(f.revisions, []) + [row.revision],
-      f.value = row.value, f.value_key = row.value_key,
+      f.value = row.value, f.value_key = row.value_key, f.search_text = row.search_text,
       f.confidence = row.confidence, f.refined_at = coalesce(row.at, $now)
 }
 CALL () {

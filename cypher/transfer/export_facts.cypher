@@ -4,10 +4,9 @@
 // about half the time of a map naming each value), its links as [type, target, at].
 // `f {.*}` reads a fact's property chain once, where naming each property on the node walks
 // the chain again for each (and to its end for every one the fact lacks); the values are
-// then picked from that map in memory (never the embedding, the vector sequence or text
-// derived from the value). A fact that took its write's text reads it from the write's
-// Message. Times travel as ISO text (a datetime the driver builds costs far more than the
-// text).
+// then picked from that map in memory (never the text derived from the value). A fact that
+// took its write's text reads it from the write's Message. Times travel as ISO text (a
+// datetime the driver builds costs far more than the text).
 MATCH (f:Fact {space: $space})
 WITH f ORDER BY f.recorded_at, f.subject, f.scope, f.value, f.id
 WITH collect(f) AS facts

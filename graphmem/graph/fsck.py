@@ -3,7 +3,7 @@
 Invariants (a violation fails the run): the database holds every constraint and index the
 graph model declares (`graph.nodes`), at most one ACTIVE value per single-valued slot,
 every SUPERSEDED fact has an incoming SUPERSEDES or RETRACTS, every projection edge agrees
-with its fact and every projectable fact has its edges.
+with its fact and every projectable fact has its edges, every stored vector has its fact.
 """
 
 from __future__ import annotations
@@ -49,6 +49,14 @@ def _edges(graph: GraphDriver, space: str) -> Check:
     return Check("projection edges match their facts", tuple(problems))
 
 
+def _vectors(graph: GraphDriver, space: str) -> Check:
+    rows = graph.read("fsck/vectors", space=space, limit=LIMIT)
+    return Check("every stored vector belongs to a fact of its space", tuple(
+        f"vector of #{r['id']}: " + (f"the fact is in space {r['other']}" if r["other"]
+                                     else "the fact is gone") for r in rows))
+
+
 def invariants(graph: GraphDriver, space: str) -> list[Check]:
     """Every invariant check of one space."""
-    return [_slots(graph, space), _orphans(graph, space), _edges(graph, space)]
+    return [_slots(graph, space), _orphans(graph, space), _edges(graph, space),
+            _vectors(graph, space)]

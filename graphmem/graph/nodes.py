@@ -46,7 +46,7 @@ from graphmem.model import (
     TimeRef,
 )
 
-EMBEDDING_DIMENSIONS = 384  # all-MiniLM-L6-v2, the fact_embedding index's dimensions
+EMBEDDING_DIMENSIONS = 384  # all-MiniLM-L6-v2, the fact_vector index's dimensions
 STATUS_LABELS: tuple[str, ...] = ("Active", "Flagged", "Superseded", "Historical")
 
 Composite = tuple[tuple[str, ...], ...]
@@ -134,7 +134,6 @@ class FactNode(GraphNode):
         ("space", "status"),
         ("space", "message_key"),
         ("space", "category", "status"),
-        ("space", "vector_seq"),
         ("space", "subject"),
     )
     uid = StringProperty(db_property="id", unique_index=True, required=True)
@@ -179,9 +178,6 @@ class FactNode(GraphNode):
     entity_keys = ArrayProperty(StringProperty())
     search_text = StringProperty(
         fulltext_index=FulltextIndex(analyzer="english", eventually_consistent=True))
-    embedding = ArrayProperty(FloatProperty(), vector_index=VectorIndex(
-        dimensions=EMBEDDING_DIMENSIONS, similarity_function="cosine"))
-    vector_seq = IntegerProperty()
     supersedes = RelationshipTo("FactNode", "SUPERSEDES", model=Succession)
     retracts = RelationshipTo("FactNode", "RETRACTS", model=Succession)
     about = RelationshipTo("EntityNode", "ABOUT", model=About)
@@ -248,6 +244,24 @@ class VectorSeqNode(GraphNode):
     __label__ = "VectorSeq"
     space = StringProperty(unique_index=True, required=True)
     seq = IntegerProperty()
+    erasures = IntegerProperty()  # counted by each erasure, whose update locks the node
+
+
+class FactVectorNode(GraphNode):
+    """A fact's embedding, on a node of its own that names the fact (`fact_id`) by property.
+
+    Storing a vector writes only this node and the space's VectorSeq: it takes no lock a
+    writer takes (a relationship to the fact, or a property on it, would lock the fact), so
+    no write waits for the embedding thread. `seq` orders a space's vectors for the caches
+    that fetch what changed since they last looked."""
+
+    __label__ = "FactVector"
+    composite_indexes = (("space", "seq"),)
+    fact_id = StringProperty(unique_index=True, required=True)
+    space = StringProperty(required=True)
+    seq = IntegerProperty(required=True)
+    embedding = ArrayProperty(FloatProperty(), vector_index=VectorIndex(
+        dimensions=EMBEDDING_DIMENSIONS, similarity_function="cosine"))
 
 
 class MessageNode(GraphNode):
@@ -300,4 +314,4 @@ class LogScrubNode(GraphNode):
 
 DECLARED: tuple[type[GraphNode], ...] = (
     SpaceNode, EntityNode, FactNode, ConflictNode, OutboxNode, OutboxFloorNode, VectorSeqNode,
-    MessageNode, ImportNode, SchemaVersionNode, LogScrubNode)
+    FactVectorNode, MessageNode, ImportNode, SchemaVersionNode, LogScrubNode)

@@ -1,11 +1,10 @@
 """One in-process lock per space, held around every transaction of this process that takes the
-space's Space-node lock: a write, and the embedding thread's storing of vectors.
+space's Space-node lock (a write, an erasure).
 
 Neo4j serialises them on the Space node anyway; doing it here first means two transactions
 of one process never wait for each other inside Neo4j, where its deadlock detector (which
-tracks waits by lock client, and a client outlives its transaction) has reported a writer
-and the embedding thread of the same process as a cycle and aborted one of them. Writers of
-other processes still queue on the Space node.
+tracks waits by lock client, and a client outlives its transaction) can report two of them
+as a cycle and abort one. Writers of other processes still queue on the Space node.
 """
 
 from __future__ import annotations

@@ -108,7 +108,6 @@ def open_keys(app: Starlette, runtime: Runtime) -> None:
         log.warning(LOCAL_MODE_WARNING)
     app.state.feed = ChangeFeed(runtime, runtime.settings.change_poll_seconds)
     app.state.metrics.watch_models(runtime.model_clients)
-    app.state.metrics.watch_embeddings(
-        lambda: runtime.embed_worker.backlog() if runtime.has_embed_worker else 0)
+    app.state.metrics.watch_embeddings(runtime.embedding_backlog)
     asyncio.get_running_loop().set_default_executor(
         ThreadPoolExecutor(WORKER_THREADS, thread_name_prefix="graphmem-api"))

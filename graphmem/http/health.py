@@ -2,7 +2,9 @@
 
 `/readyz` answers `ok` or `unavailable` per dependency, never the error itself (it can hold
 host names, paths or a driver's message): the detail goes to the log under a reference that
-the answer carries. It is rate limited like the API, since each call reaches both stores.
+the answer carries. It is rate limited like the API, since each call reaches both stores. Its
+`detail` says how many facts of this process's writes wait for their vectors: a lag, never a
+reason to be unready (full-text finds those facts meanwhile).
 """
 
 from __future__ import annotations
@@ -29,7 +31,8 @@ async def readyz(request: Request) -> JSONResponse:
     ready = all(v == "ok" for v in checks.values())
     body: dict[str, object] = {"status": "ready" if ready else "unavailable",
                                "checks": {k: "ok" if v == "ok" else "unavailable"
-                                          for k, v in checks.items()}}
+                                          for k, v in checks.items()},
+                               "detail": {"embedding_backlog": runtime.embedding_backlog()}}
     if not ready:
         ref = uuid.uuid4().hex[:12]
         for name, detail in checks.items():

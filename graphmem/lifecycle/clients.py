@@ -11,7 +11,6 @@ from neo4j import ManagedTransaction
 
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.outbox import Outbox
-from graphmem.graph.space_locks import SpaceLocks
 from graphmem.mirror.db import RelationalStore
 from graphmem.model.audit import AuditCall
 from graphmem.settings import Settings
@@ -28,7 +27,6 @@ class Clients(Protocol):
     settings: Settings
     graph: GraphDriver
     store: RelationalStore
-    space_locks: SpaceLocks
 
     @property
     def mirror(self) -> Mirror: ...

@@ -1,17 +1,16 @@
 """Erasure: facts removed for good from the graph, the mirror, embeddings and caches.
 
-Soft `forget` retracts and keeps history; erasure is the compliance path. One graph
-transaction (under the space lock) deletes the facts with everything attached to them: the
-tombstones that name their values, SUPERSEDES/RETRACTS edges, the `embedding` property with
-the node, projection edges and entities nothing else uses, conflicts left empty; pending
-outbox entries are rewritten without them, applied ones dropped; and an `erase` outbox entry
-(ids only) is committed. Draining that entry deletes the mirror rows, rewrites every event of
-the log that mentioned them, drops decision snapshots that included them and clears the
-decrypt cache (every other process finds the entry in the log and empties its caches too,
-graphmem.mirror.erasures); emptying a space drops its receipts and decisions. Neo4j's
-transaction log is rotated, so its next checkpoint deletes the file that held the values
-(graphmem.graph.txlog). The caller gets a signed receipt; the audit chain records that an
-erasure happened (counts and ids, never content).
+Soft `forget` retracts and keeps history; erasure is the compliance path. One graph transaction
+(under the space lock) deletes the facts with everything attached to them: the tombstones that
+name their values, SUPERSEDES/RETRACTS edges, their FactVector nodes, projection edges and
+entities nothing else uses, conflicts left empty; pending outbox entries are rewritten without
+them, applied ones dropped; and an `erase` outbox entry (ids only) is committed. Draining that
+entry deletes the mirror rows, rewrites every event of the log that mentioned them, drops
+decision snapshots that included them and clears the decrypt cache (every other process finds
+the entry in the log and empties its caches too, graphmem.mirror.erasures); emptying a space
+drops its receipts and decisions. Neo4j's transaction log is rotated, so its next checkpoint
+deletes the file that held the values (graphmem.graph.txlog). The caller gets a signed receipt;
+the audit chain records that an erasure happened (counts and ids, never content).
 """
 
 from __future__ import annotations

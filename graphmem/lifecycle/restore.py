@@ -179,6 +179,6 @@ def restore(runtime: Clients, spaces: Iterable[str] | None = None, embed: bool =
 def _embed(runtime: Clients, space: str, ids: list[str]) -> None:
     from graphmem.recall.vectors import VectorIndex
 
-    vectors = VectorIndex(runtime.graph, lambda: runtime.embedder, space_locks=runtime.space_locks)
+    vectors = VectorIndex(runtime.graph, lambda: runtime.embedder)
     for start in range(0, len(ids), 256):
         vectors.store(space, ids[start:start + 256])

@@ -6,7 +6,7 @@ reorders near-identical facts; a filtered exact scan in Cypher is right but grow
 space. Holding each space's vectors here makes vector ranking exact and a matrix product
 (milliseconds at 100k facts), at the cost of memory (`GRAPHMEM_VECTOR_CACHE` vectors in all).
 
-Freshness: every stored vector carries the space's next `vector_seq` number, so a cache
+Freshness: every stored vector carries the space's next sequence number (`seq`), so a cache
 fetches exactly what was stored since it last looked (an index range seek, one cheap query
 per search when nothing changed). Facts retired since (superseded, retracted, rejected,
 erased) are found when they reach a result: the caller checks statuses and `drop`s them.

@@ -1,5 +1,7 @@
-"""Fact vectors: stored on Fact nodes under the `fact_embedding` index, checked against it.
+"""Fact vectors: stored on FactVector nodes under the `fact_vector` index, checked against it.
 
+A fact's vector lives on a node of its own that names the fact by id, so storing it locks
+nothing a writer locks (see cypher/recall/set_embeddings): no write waits for vectors.
 Written after each write's transaction, by the background worker (embed_worker.py) or, with
 GRAPHMEM_EMBED_BACKGROUND=off, inside the write call. The embedder being
 down never fails a write: the facts stay without a vector, are still found by full-text,
@@ -18,14 +20,13 @@ from neo4j.exceptions import DriverError, Neo4jError
 from graphmem.embeddings import EmbedderUnavailable, Embeddings, Vector
 from graphmem.errors import ConfigError, GraphMemError
 from graphmem.graph.driver import GraphDriver
-from graphmem.graph.space_locks import SpaceLocks
 from graphmem.model import Action, Result
 from graphmem.recall.text import fact_text
 from graphmem.recall.vector_cache import VectorCache
 
 log = logging.getLogger(__name__)
 
-INDEX = "fact_embedding"
+INDEX = "fact_vector"
 STORE_ATTEMPTS = 4  # a transient failure (a lock timeout, a restart) is retried this often
 RETRY_PAUSE = 0.2  # seconds before the first retry, doubled each time
 QUIET_SECONDS = 60.0  # while the embedder stays down, one log line per this many seconds
@@ -88,9 +89,8 @@ class VectorIndex:
     """The vector side of retrieval for one Runtime: the embedder and the index it feeds."""
 
     def __init__(self, graph: GraphDriver, embedder: Callable[[], Embeddings],
-                 cache_budget: int = 0, space_locks: SpaceLocks | None = None) -> None:
+                 cache_budget: int = 0) -> None:
         self.graph = graph
-        self.space_locks = SpaceLocks() if space_locks is None else space_locks
         self._embedder = embedder
         self.cache = VectorCache(graph, cache_budget)
         self._dimensions: int | None = None
@@ -138,9 +138,8 @@ class VectorIndex:
                 return 0
             texts = [fact_text(r["subject"], r["value"], r["scope"]) for r in rows]
             vectors = self._vectors(texts)
-            self._set(space, [
-                {"id": r["id"], "node": r["node"], "text": t, "vector": v}
-                for r, t, v in zip(rows, texts, vectors, strict=True)])
+            self._set(space, [{"id": r["id"], "vector": v}
+                              for r, v in zip(rows, vectors, strict=True)])
         except (GraphMemError, Neo4jError, DriverError) as e:
             log.error("stored %d fact(s) but could not index them for retrieval: %s",
                       len(fact_ids), e)
@@ -148,13 +147,11 @@ class VectorIndex:
         return sum(v is not None for v in vectors)
 
     def _set(self, space: str, rows: list[dict[str, object]]) -> None:
-        """Store the rows, never beside this process's writer of the space (the space's
-        in-process lock, held for one attempt at a time so that a retry never keeps a writer
-        waiting)."""
+        """Store the rows; a transient failure (a lock wait with an erasure timing out, a
+        restart) is tried again."""
         for attempt in range(STORE_ATTEMPTS):
             try:
-                with self.space_locks.held(space):
-                    self.graph.write_once("recall/set_embeddings", space=space, rows=rows)
+                self.graph.write_once("recall/set_embeddings", space=space, rows=rows)
                 return
             except Neo4jError as e:
                 if not e.is_retryable() or attempt == STORE_ATTEMPTS - 1:

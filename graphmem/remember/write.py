@@ -173,6 +173,7 @@ def _fact_row(p: Proposal, d: Decision, info: WriteInfo) -> dict[str, Any]:
 def _refine_row(fact: Fact) -> dict[str, Any]:
     """The in-place change `refined` describes: value, confidence and the newest revision."""
     return {"id": fact.id, "value": fact.value, "value_key": value_key(fact.value),
+            "search_text": fact_text(fact.subject, fact.value, fact.scope),
             "confidence": fact.confidence,
             "revision": json.dumps(fact.revisions[-1], sort_keys=True)}
 

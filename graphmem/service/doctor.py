@@ -15,6 +15,8 @@ from graphmem.model.health import Finding
 from graphmem.neo4j_local.manager import LocalNeo4j, check_java
 from graphmem.settings import Settings
 
+LAG_CAP = 1_000_001  # facts without vectors counted at most (the count scans the graph)
+
 
 def _java(settings: Settings) -> str:
     if not settings.managed_neo4j:
@@ -63,6 +65,22 @@ def _embeddings(settings: Settings) -> str:
     return embeddings.describe(settings)
 
 
+def _vectors(settings: Settings) -> str:
+    """The embedding lag in the graph: facts without a vector yet. Never a failure: they are
+    embedded in the background by the next process that writes to their space, and full-text
+    finds them meanwhile."""
+    graph = GraphDriver(settings)
+    try:
+        waiting = int(graph.read("recall/unembedded_count", cap=LAG_CAP)[0]["facts"])
+    finally:
+        graph.close()
+    if not waiting:
+        return "every fact has its vector"
+    count = f"more than {LAG_CAP - 1:,}" if waiting >= LAG_CAP else f"{waiting:,}"
+    return (f"{count} fact(s) wait for their vectors (embedded in the background by the next"
+            " process that writes to their space; full-text finds them meanwhile)")
+
+
 def _llm(settings: Settings) -> str:
     if not settings.llm_configured:
         return ("no LLM configured: remember(text) and answers need GRAPHMEM_LLM_BASE_URL and"
@@ -72,7 +90,8 @@ def _llm(settings: Settings) -> str:
 
 CHECKS: tuple[tuple[str, Callable[[Settings], str]], ...] = (
     ("java", _java), ("managed neo4j", _managed), ("neo4j", _neo4j),
-    ("relational store", _relational), ("embeddings", _embeddings), ("llm", _llm),
+    ("relational store", _relational), ("embeddings", _embeddings), ("vectors", _vectors),
+    ("llm", _llm),
 )
 
 

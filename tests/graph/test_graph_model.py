@@ -92,8 +92,9 @@ def test_the_replay_reads_the_migrations_it_claims_to() -> None:
     assert schema["fact_search"].options == (("fulltext.analyzer", "english"),
                                              ("fulltext.eventually_consistent", True))
     assert schema["entity_key"] == Declared("unique", "Entity", ("space", "key"))
-    assert schema["fact_embedding"].options == (("vector.dimensions", 384),
-                                                ("vector.similarity_function", "cosine"))
+    assert "fact_embedding" not in schema, "migration 010 moves it to FactVector"
+    assert schema["fact_vector"].options == (("vector.dimensions", 384),
+                                             ("vector.similarity_function", "cosine"))
 
 
 # ---- declarations and statements agree -----------------------------------------------------

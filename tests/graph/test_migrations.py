@@ -22,9 +22,11 @@ from graphmem.settings import Settings
 
 from support import isolation
 
-CONSTRAINTS = {"fact_id", "space_key", "entity_key", "conflict_id", "outbox_id", "message_id"}
+CONSTRAINTS = {"fact_id", "space_key", "entity_key", "conflict_id", "outbox_id", "message_id",
+               "fact_vector_fact"}
 INDEXES = {"fact_slot", "fact_space_status", "fact_message", "conflict_space_status",
-           "outbox_pending", "fact_search", "entity_name", "fact_embedding", "message_space"}
+           "outbox_pending", "fact_search", "entity_name", "fact_vector", "message_space",
+           "fact_vector_seq_order"}
 UNREAD = {"fact_text"}  # dropped by version 5: no statement read it
 
 
@@ -155,3 +157,28 @@ def test_a_spaces_vector_sequence_moves_off_its_space_node(graph: GraphDriver) -
         found = rows(graph, "MATCH (s:Space {key: $space}), (v:VectorSeq {space: s.key})"
                             " RETURN s.vector_seq AS old, v.seq AS seq", space=space)
         assert found == [{"old": None, "seq": 41}]
+
+
+def test_a_facts_vector_moves_to_a_fact_vector_node(graph: GraphDriver) -> None:
+    """A fact that still carries its vector (before version 10) gets a FactVector node with
+    the same vector and sequence number; the fact keeps neither; moving again changes
+    nothing, and a fact that never had a vector gets no node."""
+    space = isolation.space("fvec")
+    vector = [0.5] * 384
+    rows(graph, "CREATE (:Fact {id: $space + ':a', space: $space, embedding: $v,"
+                " vector_seq: 7}), (:Fact {id: $space + ':b', space: $space})",
+         space=space, v=vector)
+    moves = [s for s in statements("migrations/010_fact_vectors")
+             if s.lstrip().startswith("MATCH")]
+    assert len(moves) == 1
+    for _ in range(2):
+        rows(graph, moves[0])
+        found = rows(graph, "MATCH (f:Fact {space: $space}) OPTIONAL MATCH"
+                            " (v:FactVector {fact_id: f.id}) RETURN f.id AS id,"
+                            " f.embedding AS old, f.vector_seq AS old_seq, v.space AS space,"
+                            " v.seq AS seq, v.embedding AS vector ORDER BY id", space=space)
+        assert found == [
+            {"id": f"{space}:a", "old": None, "old_seq": None, "space": space, "seq": 7,
+             "vector": vector},
+            {"id": f"{space}:b", "old": None, "old_seq": None, "space": None, "seq": None,
+             "vector": None}]

@@ -29,6 +29,7 @@ CALLERS: dict[str, set[str]] = {
     "fsck/orphans": {"space", "limit"},
     "fsck/slots": {"space", "limit"},
     "fsck/unprojected": {"space", "limit"},
+    "fsck/vectors": {"space", "limit"},
     "spaces/lock": {"space", "now"},
     "projection/project_facts": {"space", "now", "rows"},
     "projection/projectable_facts": {"space", "after_at", "after_id", "limit"},

@@ -289,16 +289,17 @@ def test_embeddings_go_with_the_fact(embedding_runtime: Runtime) -> None:
 
     def embedded() -> bool:  # vectors are computed in the background after the commit
         with embedding_runtime.graph.session() as s:
-            found = s.run("MATCH (f:Fact {id: $id}) RETURN f.embedding IS NOT NULL AS e",
-                          id=fact_id).single()
+            found = s.run("MATCH (v:FactVector {fact_id: $id})"
+                          " RETURN v.embedding IS NOT NULL AS e", id=fact_id).single()
             return found is not None and bool(found["e"])
 
     wait_for(embedded, timeout=60)
     mem.erasure.delete(fact_id=fact_id)
     with embedding_runtime.graph.session() as s:
         assert s.run("MATCH (f:Fact {id: $id}) RETURN f", id=fact_id).single() is None
-        hits = s.run("CALL db.index.vector.queryNodes('fact_embedding', 50, $v)"
-                     " YIELD node RETURN collect(node.id) AS ids",
+        assert s.run("MATCH (v:FactVector {fact_id: $id}) RETURN v", id=fact_id).single() is None
+        hits = s.run("CALL db.index.vector.queryNodes('fact_vector', 50, $v)"
+                     " YIELD node RETURN collect(node.fact_id) AS ids",
                      v=embedding_runtime.embedder.query(f"city {SECRET}")).single()
         assert fact_id not in hits["ids"]
     mem.close()

@@ -140,8 +140,8 @@ def index_hits(graph: GraphDriver, words: tuple[str, ...], vectors: list[list[fl
                     " RETURN properties(node) AS p", index=name, q=f'"{word}"')]
         for vector in vectors:
             found += [r["p"] for r in s.run(
-                "CALL db.index.vector.queryNodes('fact_embedding', 5, $v) YIELD node, score"
-                " WHERE score > 0.9999 RETURN node.value AS p", v=vector)]
+                "CALL db.index.vector.queryNodes('fact_vector', 5, $v) YIELD node, score"
+                " WHERE score > 0.9999 RETURN node.fact_id AS p", v=vector)]
     return found
 
 

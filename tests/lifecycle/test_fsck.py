@@ -33,6 +33,9 @@ DROP_ABOUT = "MATCH (f:Fact {id: $id})-[a:ABOUT]->() DELETE a"
 SLOTS = "one active value per single-valued slot"
 ORPHANS = "every SUPERSEDED fact is superseded or retracted by another"
 EDGES = "projection edges match their facts"
+VECTORS = "every stored vector belongs to a fact of its space"
+STRAY_VECTOR = ("CREATE (:FactVector {fact_id: $id, space: $space, seq: 0,"
+                " embedding: [x IN range(1, 384) | 0.5]})")
 DUPLICATES = "near-duplicate entities (name cosine >= 0.95)"
 
 
@@ -73,8 +76,8 @@ def history(mem: GraphMem) -> dict[str, str]:
 def test_a_clean_graph_passes(mem: GraphMem, history: dict[str, str]) -> None:
     report = mem.records.fsck(strict=True)
     assert report.ok and failing(report) == set()
-    assert [c.name for c in report.checks] == [SCHEMA, SLOTS, ORPHANS, EDGES, DUPLICATES,
-                                               checks.MIRROR]
+    assert [c.name for c in report.checks] == [SCHEMA, SLOTS, ORPHANS, EDGES, VECTORS,
+                                               DUPLICATES, checks.MIRROR]
 
 
 def test_a_declared_constraint_missing_from_the_database_fires(
@@ -120,6 +123,13 @@ def test_a_missing_edge_or_about_fires(mem: GraphMem, history: dict[str, str]) -
     assert "no ABOUT edge" in str(mem.records.fsck().check(EDGES))
     mem.entities.rebuild_projection()
     assert mem.records.fsck().ok
+
+
+def test_a_vector_whose_fact_is_gone_fires(mem: GraphMem, history: dict[str, str]) -> None:
+    corrupt(mem, STRAY_VECTOR, id=f"{mem.space.key}:erased")
+    report = mem.records.fsck()
+    assert failing(report) == {VECTORS}
+    assert f"vector of #{mem.space.key}:erased: the fact is gone" in str(report.check(VECTORS))
 
 
 def test_near_duplicate_entities_are_reported_not_merged(mem: GraphMem,

@@ -44,8 +44,8 @@ def cypher(graph: GraphDriver, statement: str, **params: Any) -> list[dict[str, 
 
 
 def has_vector(graph: GraphDriver, fact_ids: list[str]) -> list[bool]:
-    rows = cypher(graph, "MATCH (f:Fact) WHERE f.id IN $ids RETURN f.id AS id,"
-                  " f.embedding IS NOT NULL AND f.vector_seq IS NOT NULL AS yes", ids=fact_ids)
+    rows = cypher(graph, "MATCH (v:FactVector) WHERE v.fact_id IN $ids RETURN v.fact_id AS id,"
+                  " v.embedding IS NOT NULL AND v.seq IS NOT NULL AS yes", ids=fact_ids)
     found = {r["id"]: r["yes"] for r in rows}
     return [bool(found.get(i)) for i in fact_ids]
 
@@ -201,8 +201,8 @@ def test_facts_left_without_vectors_are_embedded_by_the_next_process(
     ids = [r.fact_id for r in first.remember_facts([fact(f"k{i}", f"v{i}") for i in range(5)])
            if r.fact_id]
     assert first.records.wait_for_embeddings(30)
-    cypher(first.runtime.graph, "MATCH (f:Fact) WHERE f.id IN $ids"  # as if the process died first
-           " REMOVE f.embedding, f.vector_seq", ids=ids)
+    cypher(first.runtime.graph, "MATCH (v:FactVector) WHERE v.fact_id IN $ids"  # as if the
+           " DELETE v", ids=ids)  # process died before storing them
     assert has_vector(first.runtime.graph, ids) == [False] * 5
     later = make_plain_mem(space=first.space.key)  # another process's first write to the space
     later.remember_facts([fact("plan", "Pro")])

@@ -236,7 +236,7 @@ def test_dimension_mismatch_falls_back_to_full_text_and_says_so(
     crowd(mem)
     mem.remember_facts([fact("primary_database", "Postgres")])
     assert mem.records.wait_for_embeddings()
-    assert "gives 8 dimensions but the fact_embedding index holds 384" in caplog.text
+    assert "gives 8 dimensions but the fact_vector index holds 384" in caplog.text
     result = mem.recall("what is our primary database?")
     assert result.method == "lexical"
     assert result.facts[0].fact.subject == "primary_database"

@@ -45,4 +45,4 @@ def test_pool_filter_is_the_same_text_everywhere() -> None:
 
 def test_no_statement_returns_vectors() -> None:
     for name in ("pool", "load", "check_subjects"):
-        assert "embedding: null" in query(f"recall/{name}")
+        assert "FactVector" not in query(f"recall/{name}")

@@ -5,8 +5,9 @@ Neo4j (`SHOW TRANSACTIONS`) what the writers are doing. A writer process to the 
 must be reported "Blocked by" the holder, and stay so after a writer process to another space
 has finished its write; it completes only once the holder commits. Nothing depends on timing:
 every wait is for a state Neo4j reports or a process reaches, and the writer's transaction is
-told apart from any other by its statement. Storing vectors never waits for the lock: the
-embedding of a held space's facts completes while the lock is held.
+told apart from any other by its statement. Storing vectors and writing never wait for each
+other: the embedding of a held space's facts completes while the lock is held, and a write
+completes while an embedding batch of the facts it changes is open.
 
 The stress test runs real processes writing one slot at once: the result must be one chain,
 and the outbox sequence numbers (the space's write counter, taken under the lock) must be
@@ -188,8 +189,7 @@ def test_storing_vectors_never_waits_for_the_spaces_write_lock(runtime: Runtime)
         mem.remember_facts([{"subject": "db", "value": "MySQL", "confidence": 0.9}])
         settled(mem)
         (fact,) = mem.active("db")
-        cypher(runtime.graph, "MATCH (f:Fact {id: $id}) REMOVE f.embedding, f.vector_seq",
-               id=fact.id)
+        cypher(runtime.graph, "MATCH (v:FactVector {fact_id: $id}) DELETE v", id=fact.id)
         stored: list[int] = []
         store = threading.Thread(
             target=lambda: stored.append(runtime.ranker.vectors.store(space, [fact.id])))
@@ -201,9 +201,51 @@ def test_storing_vectors_never_waits_for_the_spaces_write_lock(runtime: Runtime)
             tx.rollback()
         store.join()
     assert stored == [1]
-    (row,) = cypher(runtime.graph, "MATCH (f:Fact {id: $id}) RETURN f.embedding IS NOT NULL"
-                    " AND f.vector_seq IS NOT NULL AS stored", id=fact.id)
+    (row,) = cypher(runtime.graph, "OPTIONAL MATCH (v:FactVector {fact_id: $id})"
+                    " RETURN v.embedding IS NOT NULL AND v.seq IS NOT NULL AS stored",
+                    id=fact.id)
     assert row["stored"]
+
+
+@contextmanager
+def storing_vectors(graph: GraphDriver, space: str, fact_id: str
+                    ) -> Iterator[tuple[ManagedTransaction, str]]:
+    """An embedding batch of `space` (a vector for `fact_id`) stored by an open transaction
+    of this process, and its id: it holds every lock storing vectors takes."""
+    tag = uuid.uuid4().hex
+    with graph.session() as session:
+        tx = session.begin_transaction(metadata={"test": tag})
+        stored = run(tx, "recall/set_embeddings", space=space,  # type: ignore[arg-type]
+                     rows=[{"id": fact_id, "vector": [0.5] * 384}])
+        assert stored == [{"embedded": 1}]
+        yield tx, holder_id(graph, tag)  # type: ignore[misc]
+
+
+def test_a_writer_never_waits_for_an_embedding_batch(runtime: Runtime) -> None:
+    """A write that supersedes and refines facts whose vectors are being stored, in the
+    same process, completes while the vectors' transaction is still open."""
+    space = isolation.space("race")
+    with GraphMem(space=space, runtime=runtime) as mem:
+        mem.remember_facts([{"subject": "db", "value": "MySQL", "confidence": 0.9}])
+        settled(mem)
+        (fact,) = mem.active("db")
+        done: list[str] = []
+        write = threading.Thread(target=lambda: done.extend(
+            r.action.value for r in mem.remember_facts(
+                [{"subject": "db", "value": "Postgres", "confidence": 0.9}])))
+        embedding = query("recall/set_embeddings")
+        with storing_vectors(runtime.graph, space, fact.id) as (tx, holder):
+            write.start()
+            until(lambda: bool(done), lambda: not [
+                t for t in waiting(runtime.graph, holder, space) if t["query"] != embedding],
+                "the write waited for the embedding batch")
+            tx.commit()
+        write.join()
+        assert done == ["SUPERSEDE"]
+        assert [f.value for f in mem.active("db")] == ["Postgres"]
+    (row,) = cypher(runtime.graph, "MATCH (v:FactVector {fact_id: $id}) RETURN v.space AS space",
+                    id=fact.id)
+    assert row == {"space": space}
 
 
 def _write_rounds(settings: Settings, space: str, worker: int, barrier: Barrier) -> None:

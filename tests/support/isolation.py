@@ -56,8 +56,8 @@ SPACED = tuple(c.__label__ for c in DECLARED
 BY_PREFIX = {
     label: "MATCH (n:" + label + ") WHERE any(p IN $prefixes WHERE n.space STARTS WITH p)"
            " CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS"
-    for label in ("Entity", "Fact", "Conflict", "Outbox", "OutboxFloor", "VectorSeq", "Message",
-                  "Import")}
+    for label in ("Entity", "Fact", "FactVector", "Conflict", "Outbox", "OutboxFloor", "VectorSeq",
+                  "Message", "Import")}
 BY_KEY = {
     label: "MATCH (n:" + label + ") WHERE n.space IN $keys"
            " CALL (n) { DETACH DELETE n } IN TRANSACTIONS OF 1000 ROWS"
