@@ -30,7 +30,8 @@ if TYPE_CHECKING:  # the model clients import heavy packages: only when first us
     from graphmem.embeddings import Embeddings
     from graphmem.llm import LLM
     from graphmem.mirror.mirror import Mirror
-    from graphmem.recall.embed_worker import EmbedWorker
+    from graphmem.recall.embed_process import EmbedProcess
+    from graphmem.recall.embed_worker import EmbedWorker, Store
     from graphmem.recall.retrieve import Ranker
 
 T = TypeVar("T")
@@ -54,6 +55,7 @@ class Runtime:
         self._mirror: Mirror | None = None
         self._ranker: Ranker | None = None
         self._embed_worker: EmbedWorker | None = None
+        self._embed_process: EmbedProcess | None = None
         self.commit_listeners: list[Callable[[str], None]] = []  # told the space of a commit
         self._sources: SourceBook | None = None
 
@@ -136,12 +138,28 @@ class Runtime:
         from graphmem.recall.embed_worker import EmbedWorker
 
         return self._once("_embed_worker", lambda: EmbedWorker(
-            self.graph, self.ranker.vectors.store, self.settings.embed_wait,
+            self.graph, self._embed_store(), self.settings.embed_wait,
             max_backlog=self.settings.embed_max_backlog))
+
+    def _embed_store(self) -> Store:
+        """Where the worker's batches are embedded and stored: here, or in a child process
+        (GRAPHMEM_EMBED_PROCESS)."""
+        if not self.settings.embed_process:
+            return self.ranker.vectors.store_batch
+        from graphmem.recall.embed_process import EmbedProcess
+
+        process = self._embed_process = EmbedProcess(self.settings)
+        return process.store_batch
 
     @property
     def has_embed_worker(self) -> bool:
         return self._embed_worker is not None
+
+    @property
+    def embed_process(self) -> EmbedProcess | None:
+        """The child process embedding this process's writes (GRAPHMEM_EMBED_PROCESS), once
+        the worker has started."""
+        return self._embed_process
 
     def embedding_backlog(self) -> int:
         """Facts of this process's writes still waiting for their vectors (0 before its
@@ -193,6 +211,9 @@ class Runtime:
                 worker.close()
             else:
                 worker.close(timeout=timeout)
+        process, self._embed_process = self._embed_process, None
+        if process is not None:
+            process.close()
 
     def close_workers(self) -> None:
         """Stop what this Runtime started (the embedding worker, the mirror's threads) and

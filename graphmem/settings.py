@@ -65,6 +65,9 @@ class Settings(BaseSettings):
     embedding_threads: int = Field(1, ge=1, le=64, description="CPU threads of the local model.")
     vector_cache: int = Field(200_000, ge=0, description="Fact vectors held in memory.")
     embed_background: bool = Field(True, description="Embed new facts after the write returns.")
+    embed_process: bool = Field(False, description="Embed and store new facts' vectors in a"
+                                " child process of each server process, off its interpreter"
+                                " lock (the model is loaded once more there).")
     embed_wait: float = Field(5.0, ge=0, description="How long a ranked read waits for them (s).")
     embed_max_backlog: int = Field(100_000, ge=1, description="New facts queued for their"
                                    " vectors at most; past it a write's facts are backfilled"
@@ -169,6 +172,9 @@ class Settings(BaseSettings):
                                      " `graphmem serve` runs Python while another waits"
                                      " (Python's default: 5 ms); shorter lets small requests"
                                      " through between a heavy one's steps.")
+    api_threads: int = Field(40, ge=1, le=512, description="Calls of one `graphmem serve`"
+                             " worker process that run at once (threads); the others wait"
+                             " their turn on the event loop.")
 
     persisted_queries: Path | None = Field(None, description="A JSON file of trusted documents"
                                            " ({sha256: query}) every worker knows.")

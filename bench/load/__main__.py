@@ -153,17 +153,22 @@ def recall_space(runtime: Runtime, size: int) -> tuple[str, list[str]]:
 
 
 def process_cpu(root: int) -> float:
-    """CPU seconds of a process and its children (the server's workers)."""
-    total = 0.0
+    """CPU seconds of a process and its descendants (the server's workers and their
+    embedding processes)."""
+    parents: dict[int, int] = {}
     for stat in Path("/proc").glob("[0-9]*/stat"):
         try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
+            parents[int(stat.parent.name)] = int(stat.read_text().rsplit(")", 1)[1].split()[1])
+        except (OSError, IndexError, ValueError):
             continue
-        pid, parent = int(stat.parent.name), int(fields[1])
-        if pid == root or parent == root:
-            total += _stat_seconds(stat) or 0.0
-    return total
+    family, grown = {root}, True
+    while grown:
+        grown = False
+        for pid, parent in parents.items():
+            if parent in family and pid not in family:
+                family.add(pid)
+                grown = True
+    return sum(_stat_seconds(Path(f"/proc/{pid}/stat")) or 0.0 for pid in family)
 
 
 def neo4j_cpu(settings: Settings) -> float | None:

@@ -56,7 +56,6 @@ LOCAL_MODE_WARNING = (
     "GRAPHMEM_AUTH_REQUIRED=off: keyless callers on this machine act as admin of the"
     " `default` tenant (loopback only, no proxy, no browser page of another origin); never"
     " run it like this where other users or untrusted programs share the host")
-WORKER_THREADS = 40  # as many calls at once as anyio's default worker threads allowed
 
 
 def routes(settings: Settings, budget: ModelBudget | None = None) -> list[BaseRoute]:
@@ -110,4 +109,4 @@ def open_keys(app: Starlette, runtime: Runtime) -> None:
     app.state.metrics.watch_models(runtime.model_clients)
     app.state.metrics.watch_embeddings(runtime.embedding_backlog)
     asyncio.get_running_loop().set_default_executor(
-        ThreadPoolExecutor(WORKER_THREADS, thread_name_prefix="graphmem-api"))
+        ThreadPoolExecutor(runtime.settings.api_threads, thread_name_prefix="graphmem-api"))

@@ -1,10 +1,10 @@
 """Fact embedding, off the write path.
 
 A write commits its facts (with their search text, so full-text finds them at once) and hands
-their ids to this worker; a daemon thread embeds whatever has queued up, many writes per model
-call, and stores the vectors (it lets writes queue for up to LINGER seconds first, unless a read
-waits). The write does not wait for the model, so its latency is the
-graph's alone.
+their ids to this worker; a daemon thread embeds whatever has queued up, many writes of any
+spaces per model call and per storing transaction, and stores the vectors (it lets writes queue
+for up to LINGER seconds first, unless a read waits). The write does not wait for the model, so
+its latency is the graph's alone.
 
 Reads that rank by vector (`recall`, the extractor's context) call `wait(space)` first: it
 returns once everything queued for that space before the call is stored (or after a bounded
@@ -43,6 +43,7 @@ from neo4j.exceptions import DriverError, Neo4jError
 from graphmem.embeddings import prepare_background_load
 from graphmem.errors import GraphMemError
 from graphmem.graph.driver import GraphDriver
+from graphmem.recall.vectors import Batch
 
 log = logging.getLogger(__name__)
 
@@ -58,7 +59,7 @@ MAX_BACKLOG = 100_000  # fact ids queued at most (GRAPHMEM_EMBED_MAX_BACKLOG)
 CLOSE_WAIT = 60.0  # seconds closing waits for queued embeddings (a first model load included)
 JOIN_WAIT = 30.0  # then for the model call in progress, so torch is idle when Python exits
 
-Store = Callable[[str, list[str]], int]
+Store = Callable[[Batch], dict[str, int]]  # how many got a vector, per space
 
 
 class EmbedWorker:
@@ -221,10 +222,9 @@ class EmbedWorker:
                 work = list(self._queue)
                 self._queue.clear()
                 self._queued = 0
-            tried: dict[str, set[str]] = {}
-            for space, ids in _by_space([w for w in work if not w.backfill]):
-                self._embed(space, ids)
-                tried[space] = set(ids)
+            grouped = _by_space([w for w in work if not w.backfill])
+            self._embed(grouped)
+            tried = {space: set(ids) for space, ids in grouped}
             for item in work:
                 if item.backfill:
                     self._backfill(item.space, tried.get(item.space, set()))
@@ -254,26 +254,28 @@ class EmbedWorker:
                 return
             self._cond.wait(left)
 
-    def _embed(self, space: str, ids: list[str]) -> int:
-        """Chunk by chunk; closing stops it between chunks (the rest is backfilled later)."""
+    def _embed(self, grouped: Batch) -> int:
+        """Chunk by chunk of at most `batch` facts, spaces sharing a chunk; closing stops it
+        between chunks (the rest is backfilled later)."""
         stored = 0
-        for start in range(0, len(ids), self.batch):
+        chunks = chunked(grouped, self.batch)
+        for n, chunk in enumerate(chunks):
             if self._closed:
                 with self._cond:
-                    self._left.update(ids[start:])
+                    self._left.update(i for rest in chunks[n:] for _, ids in rest for i in ids)
                 break
-            chunk = ids[start:start + self.batch]
             try:
-                n = self._store(space, chunk)
+                done = self._store(chunk)
             except Exception:  # noqa: BLE001 - the thread must outlive any one failure
-                log.exception("embedding %d fact(s) of space %s failed", len(ids), space)
-                n = 0
-            if n < len(chunk):
-                self._missed.add(space)
-            elif n and self._missed:
+                log.exception("embedding %d fact(s) of %d space(s) failed",
+                              sum(len(ids) for _, ids in chunk), len(chunk))
+                done = {}
+            missed = [space for space, ids in chunk if done.get(space, 0) < len(ids)]
+            self._missed.update(missed)
+            if not missed and self._missed and any(done.values()):
                 self._recovered()
-            stored += n
-            self.embedded += n
+            stored += sum(done.values())
+            self.embedded += sum(done.values())
         return stored
 
     def _recovered(self) -> None:
@@ -290,7 +292,7 @@ class EmbedWorker:
         the embedder keeps up."""
         found = self._unembedded(space)
         ids = [i for i in found if i not in tried]
-        if self._embed(space, ids) and len(found) == BACKFILL_PAGE:
+        if self._embed([(space, ids)]) and len(found) == BACKFILL_PAGE:
             with self._cond:
                 if not self._closed:
                     self._enqueue(space, [], backfill=True)
@@ -336,7 +338,28 @@ class _Item(NamedTuple):
     backfill: bool
 
 
-def _by_space(work: list[_Item]) -> list[tuple[str, list[str]]]:
+def chunked(grouped: Batch, size: int) -> list[Batch]:
+    """The spaces' ids cut into chunks of at most `size` ids, in order; a space may straddle
+    two chunks."""
+    chunks: list[Batch] = []
+    current: Batch = []
+    room = size
+    for space, ids in grouped:
+        start = 0
+        while start < len(ids):
+            if room == 0:
+                chunks.append(current)
+                current, room = [], size
+            part = ids[start:start + room]
+            current.append((space, part))
+            start += len(part)
+            room -= len(part)
+    if current:
+        chunks.append(current)
+    return chunks
+
+
+def _by_space(work: list[_Item]) -> Batch:
     """Queued ids grouped per space in first-queued order, duplicates dropped."""
     grouped: dict[str, dict[str, None]] = {}
     for _, space, ids, _ in work:

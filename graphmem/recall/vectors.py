@@ -27,6 +27,7 @@ from graphmem.recall.vector_cache import VectorCache
 log = logging.getLogger(__name__)
 
 INDEX = "fact_vector"
+Batch = list[tuple[str, list[str]]]  # (space, fact ids) pairs, embedded together
 STORE_ATTEMPTS = 4  # a transient failure (a lock timeout, a restart) is retried this often
 RETRY_PAUSE = 0.2  # seconds before the first retry, doubled each time
 QUIET_SECONDS = 60.0  # while the embedder stays down, one log line per this many seconds
@@ -128,30 +129,42 @@ class VectorIndex:
             raise EmbedderUnavailable(str(e)) from e
 
     def store(self, space: str, fact_ids: list[str]) -> int:
-        """Embed the given facts in one call and store text and vectors; returns how many
-        got a vector. Never raises: a failure is logged and the facts keep full-text only."""
-        if not fact_ids:
-            return 0
+        """Embed the given facts of one space and store their vectors; how many got one."""
+        return self.store_batch([(space, fact_ids)]).get(space, 0)
+
+    def store_batch(self, batch: Batch) -> dict[str, int]:
+        """Embed the facts of one or more spaces in one model call and store their vectors
+        in one transaction; how many got a vector, per space. Never raises: a failure is
+        logged and the facts keep full-text only."""
+        items = [{"space": space, "id": i} for space, ids in batch for i in ids]
+        if not items:
+            return {}
         try:
-            rows = self.graph.read("recall/embed_targets", space=space, ids=fact_ids)
+            rows = self.graph.read("recall/embed_targets", items=items)
             if not rows:  # erased since they were queued: do not bring the space back
-                return 0
-            texts = [fact_text(r["subject"], r["value"], r["scope"]) for r in rows]
-            vectors = self._vectors(texts)
-            self._set(space, [{"id": r["id"], "vector": v}
-                              for r, v in zip(rows, vectors, strict=True)])
+                return {}
+            vectors = self._vectors([fact_text(r["subject"], r["value"], r["scope"])
+                                     for r in rows])
+            by_space: dict[str, list[dict[str, object]]] = {}
+            for r, v in zip(rows, vectors, strict=True):
+                by_space.setdefault(r["space"], []).append({"id": r["id"], "vector": v})
+            self._set([{"key": key, "rows": by_space[key]} for key in sorted(by_space)])
         except (GraphMemError, Neo4jError, DriverError) as e:
             log.error("stored %d fact(s) but could not index them for retrieval: %s",
-                      len(fact_ids), e)
-            return 0
-        return sum(v is not None for v in vectors)
+                      len(items), e)
+            return {}
+        stored: dict[str, int] = {}
+        for r, v in zip(rows, vectors, strict=True):
+            if v is not None:
+                stored[r["space"]] = stored.get(r["space"], 0) + 1
+        return stored
 
-    def _set(self, space: str, rows: list[dict[str, object]]) -> None:
+    def _set(self, spaces: list[dict[str, object]]) -> None:
         """Store the rows; a transient failure (a lock wait with an erasure timing out, a
         restart) is tried again."""
         for attempt in range(STORE_ATTEMPTS):
             try:
-                self.graph.write_once("recall/set_embeddings", space=space, rows=rows)
+                self.graph.write_once("recall/set_embeddings", spaces=spaces)
                 return
             except Neo4jError as e:
                 if not e.is_retryable() or attempt == STORE_ATTEMPTS - 1:

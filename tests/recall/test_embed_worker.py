@@ -21,6 +21,7 @@ from graphmem.embeddings import EmbedderUnavailable, Embeddings
 from graphmem.graph.driver import GraphDriver
 from graphmem.mirror import migrations as store_migrations
 from graphmem.mirror.db import RelationalStore
+from graphmem.recall.embed_worker import chunked
 from graphmem.settings import Settings
 
 from support import isolation
@@ -280,3 +281,37 @@ def test_past_the_backlog_bound_a_write_succeeds_and_its_facts_are_backfilled(
     wait_for(lambda: all(has_vector(mem.runtime.graph, ids)) and worker.backlog() == 0, 30)
     assert has_vector(mem.runtime.graph, ids) == [True] * 6
     assert (worker.backlog(), worker.deferred()) == (0, 0)
+
+
+def test_writes_of_several_spaces_share_one_model_call_and_one_store(
+        gated: tuple[GraphMem, Gate], monkeypatch: pytest.MonkeyPatch) -> None:
+    mem, gate = gated
+    calls: list[list[str]] = []
+    held = mem.runtime.embedder.documents
+
+    def recorded(texts: Any) -> Any:
+        if threading.current_thread().name == "graphmem-embed":
+            calls.append(list(texts))
+        return held(texts)
+
+    monkeypatch.setattr(mem.runtime.embedder, "documents", recorded)
+    mem.remember_facts([fact("plan", "Pro")])
+    assert gate.entered.wait(10)  # the worker is in its first model call
+    others = [GraphMem(space=isolation.tenant(), runtime=mem.runtime) for _ in range(2)]
+    ids = [r.fact_id for other, value in zip(others, ("Postgres", "MySQL"), strict=True)
+           for r in other.remember_facts([fact("database", value)]) if r.fact_id]
+    gate.open.set()
+    assert mem.records.wait_for_embeddings(60)
+    assert has_vector(mem.runtime.graph, ids) == [True, True]
+    assert ["database: Postgres", "database: MySQL"] in [sorted(c, reverse=True) for c in calls]
+    for other in others:
+        other.close()
+
+
+def test_chunks_share_spaces_and_never_exceed_the_batch() -> None:
+    grouped = [("a", ["1", "2", "3"]), ("b", ["4"]), ("c", ["5", "6", "7", "8"])]
+    assert chunked(grouped, 4) == [[("a", ["1", "2", "3"]), ("b", ["4"])],
+                                   [("c", ["5", "6", "7", "8"])]]
+    assert chunked(grouped, 3) == [[("a", ["1", "2", "3"])], [("b", ["4"]), ("c", ["5", "6"])],
+                                   [("c", ["7", "8"])]]
+    assert chunked([], 3) == []

@@ -25,8 +25,8 @@ def test_pool_statements_take_the_pool_filter(name: str, extra: set[str]) -> Non
 @pytest.mark.parametrize(("name", "expected"), [
     ("recall/load", {"space", "ids"}),
     ("recall/open_conflicts", {"space", "ids"}),
-    ("recall/embed_targets", {"space", "ids"}),
-    ("recall/set_embeddings", {"space", "rows"}),
+    ("recall/embed_targets", {"items"}),
+    ("recall/set_embeddings", {"spaces"}),
     ("recall/check_subjects", {"space", "subjects", "as_of", "valid_at"}),
     ("recall/vector_index", set()),
     ("recall/vectors_since", {"space", "seq", "statuses", "limit"}),

@@ -215,8 +215,8 @@ def storing_vectors(graph: GraphDriver, space: str, fact_id: str
     tag = uuid.uuid4().hex
     with graph.session() as session:
         tx = session.begin_transaction(metadata={"test": tag})
-        stored = run(tx, "recall/set_embeddings", space=space,  # type: ignore[arg-type]
-                     rows=[{"id": fact_id, "vector": [0.5] * 384}])
+        stored = run(tx, "recall/set_embeddings",  # type: ignore[arg-type]
+                     spaces=[{"key": space, "rows": [{"id": fact_id, "vector": [0.5] * 384}]}])
         assert stored == [{"embedded": 1}]
         yield tx, holder_id(graph, tag)  # type: ignore[misc]
 
