@@ -139,7 +139,8 @@ class Runtime:
 
         return self._once("_embed_worker", lambda: EmbedWorker(
             self.graph, self._embed_store(), self.settings.embed_wait,
-            max_backlog=self.settings.embed_max_backlog))
+            max_backlog=self.settings.embed_max_backlog,
+            stages=None if self.settings.embed_process else self.ranker.vectors))
 
     def _embed_store(self) -> Store:
         """Where the worker's batches are embedded and stored: here, or in a child process

@@ -195,8 +195,9 @@ def report(graphmem: list[dict[str, Any]], vayl: list[dict[str, Any]], load: str
               " load the space's hot set, reconcile the fact (`_apply`), save (embedding the new"
               " rows). Its lookup loads the hot set and picks the subject's active facts; its"
               " history reads the subject's rows. graphmem's are `remember_facts`, `active("
-              "subject)` and `history(subject)` of the Python API.", "",
-              f"![per-write cost against space size]({PLOT.name})"]
+              "subject)` and `history(subject)` of the Python API."]
+    if not streamed:
+        lines += ["", f"![per-write cost against space size]({PLOT.name})"]
     return "\n".join(lines)
 
 

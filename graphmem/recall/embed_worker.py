@@ -36,14 +36,15 @@ import time
 import weakref
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import NamedTuple
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import NamedTuple, Protocol, TypeVar
 
 from neo4j.exceptions import DriverError, Neo4jError
 
 from graphmem.embeddings import prepare_background_load
 from graphmem.errors import GraphMemError
 from graphmem.graph.driver import GraphDriver
-from graphmem.recall.vectors import Batch
+from graphmem.recall.vectors import Batch, Prepared
 
 log = logging.getLogger(__name__)
 
@@ -60,6 +61,16 @@ CLOSE_WAIT = 60.0  # seconds closing waits for queued embeddings (a first model 
 JOIN_WAIT = 30.0  # then for the model call in progress, so torch is idle when Python exits
 
 Store = Callable[[Batch], dict[str, int]]  # how many got a vector, per space
+T = TypeVar("T")
+
+
+class Stages(Protocol):
+    """A store taken in two halves, so that one chunk is stored while the next is embedded
+    (the model and Neo4j's vector index each take a core)."""
+
+    def prepare(self, batch: Batch) -> Prepared | None: ...
+
+    def write(self, prepared: Prepared) -> dict[str, int]: ...
 
 
 class EmbedWorker:
@@ -67,8 +78,10 @@ class EmbedWorker:
 
     def __init__(self, graph: GraphDriver, store: Store, wait_seconds: float = 5.0,
                  batch: int = BATCH, linger: float = LINGER,
-                 max_backlog: int = MAX_BACKLOG) -> None:
+                 max_backlog: int = MAX_BACKLOG, stages: Stages | None = None) -> None:
         self.graph = graph
+        self._stages = stages
+        self._writer: ThreadPoolExecutor | None = None  # stores one chunk as the next embeds
         self.max_backlog = max_backlog
         self._queued = 0  # fact ids in the queue
         self._deferred: dict[str, int] = {}  # space -> fact ids left to its backfill (full)
@@ -171,6 +184,8 @@ class EmbedWorker:
             thread = self._thread
         if thread is not None:  # it finishes the model call in progress (torch must not be
             thread.join(timeout=JOIN_WAIT)  # running when the interpreter shuts down)
+        if self._writer is not None:
+            self._writer.shutdown(wait=True)
         with self._cond:
             left = self._left.union(*(item.ids for item in self._queue))
             self._queue.clear()
@@ -255,28 +270,60 @@ class EmbedWorker:
             self._cond.wait(left)
 
     def _embed(self, grouped: Batch) -> int:
-        """Chunk by chunk of at most `batch` facts, spaces sharing a chunk; closing stops it
-        between chunks (the rest is backfilled later)."""
+        """Chunk by chunk of at most `batch` facts, spaces sharing a chunk; with `stages`, a
+        chunk is stored while the next one is embedded, and every store has ended when this
+        returns. Closing stops it between chunks (the rest is backfilled later)."""
         stored = 0
         chunks = chunked(grouped, self.batch)
-        for n, chunk in enumerate(chunks):
-            if self._closed:
-                with self._cond:
-                    self._left.update(i for rest in chunks[n:] for _, ids in rest for i in ids)
-                break
-            try:
-                done = self._store(chunk)
-            except Exception:  # noqa: BLE001 - the thread must outlive any one failure
-                log.exception("embedding %d fact(s) of %d space(s) failed",
-                              sum(len(ids) for _, ids in chunk), len(chunk))
-                done = {}
-            missed = [space for space, ids in chunk if done.get(space, 0) < len(ids)]
-            self._missed.update(missed)
-            if not missed and self._missed and any(done.values()):
-                self._recovered()
-            stored += sum(done.values())
-            self.embedded += sum(done.values())
+        writing: tuple[Batch, Future[dict[str, int]]] | None = None
+        try:
+            for n, chunk in enumerate(chunks):
+                if self._closed:
+                    with self._cond:
+                        self._left.update(i for rest in chunks[n:] for _, ids in rest
+                                          for i in ids)
+                    break
+                stages = self._stages
+                if stages is None:
+                    stored += self._account(chunk, self._guarded(chunk, self._store))
+                    continue
+                prepared = self._guarded(chunk, stages.prepare)
+                if writing is not None:
+                    stored += self._account(writing[0], self._guarded(writing[0], writing[1]))
+                    writing = None
+                if prepared is None:
+                    stored += self._account(chunk, {})
+                else:
+                    writing = (chunk, self._write_pool().submit(stages.write, prepared))
+        finally:
+            if writing is not None:
+                stored += self._account(writing[0], self._guarded(writing[0], writing[1]))
         return stored
+
+    def _guarded(self, chunk: Batch, step: Callable[[Batch], T] | Future[T]) -> T | None:
+        """A step's result, or None when it raised (logged: the thread outlives it)."""
+        try:
+            return step.result() if isinstance(step, Future) else step(chunk)
+        except Exception:  # noqa: BLE001 - the thread must outlive any one failure
+            log.exception("embedding %d fact(s) of %d space(s) failed",
+                          sum(len(ids) for _, ids in chunk), len(chunk))
+            return None
+
+    def _account(self, chunk: Batch, done: dict[str, int] | None) -> int:
+        """Count what a chunk stored; a space any of whose facts went without a vector is
+        backfilled once the embedder works again."""
+        done = done or {}
+        missed = [space for space, ids in chunk if done.get(space, 0) < len(ids)]
+        self._missed.update(missed)
+        if not missed and self._missed and any(done.values()):
+            self._recovered()
+        self.embedded += sum(done.values())
+        return sum(done.values())
+
+    def _write_pool(self) -> ThreadPoolExecutor:
+        if self._writer is None:
+            self._writer = ThreadPoolExecutor(1, thread_name_prefix="graphmem-embed-store")
+        return self._writer
 
     def _recovered(self) -> None:
         """The embedder works again: the spaces whose facts it missed are backfilled now,

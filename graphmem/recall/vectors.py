@@ -14,6 +14,8 @@ import logging
 import threading
 import time
 from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import Any
 
 from neo4j.exceptions import DriverError, Neo4jError
 
@@ -34,6 +36,15 @@ QUIET_SECONDS = 60.0  # while the embedder stays down, one log line per this man
 # Results whose fact_id names a fact this write created or changed (a tombstone included).
 _WRITTEN = frozenset({Action.ADD, Action.SUPERSEDE, Action.COEXIST, Action.FLAG,
                       Action.ARCHIVE, Action.REFINE, Action.RETRACT})
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """Embedded facts ready to store: set_embeddings' rows by space, and how many of them
+    carry a vector, per space."""
+
+    spaces: list[dict[str, Any]]
+    stored: dict[str, int]
 
 
 class DimensionMismatch(GraphMemError):
@@ -136,30 +147,46 @@ class VectorIndex:
         """Embed the facts of one or more spaces in one model call and store their vectors
         in one transaction; how many got a vector, per space. Never raises: a failure is
         logged and the facts keep full-text only."""
+        prepared = self.prepare(batch)
+        return self.write(prepared) if prepared is not None else {}
+
+    def prepare(self, batch: Batch) -> Prepared | None:
+        """The first half of `store_batch`: the facts' texts read and embedded (None when
+        nothing is left to store, or on a failure, which is logged)."""
         items = [{"space": space, "id": i} for space, ids in batch for i in ids]
         if not items:
-            return {}
+            return None
         try:
             rows = self.graph.read("recall/embed_targets", items=items)
             if not rows:  # erased since they were queued: do not bring the space back
-                return {}
+                return None
             vectors = self._vectors([fact_text(r["subject"], r["value"], r["scope"])
                                      for r in rows])
-            by_space: dict[str, list[dict[str, object]]] = {}
-            for r, v in zip(rows, vectors, strict=True):
-                by_space.setdefault(r["space"], []).append({"id": r["id"], "vector": v})
-            self._set([{"key": key, "rows": by_space[key]} for key in sorted(by_space)])
         except (GraphMemError, Neo4jError, DriverError) as e:
             log.error("stored %d fact(s) but could not index them for retrieval: %s",
                       len(items), e)
-            return {}
+            return None
+        by_space: dict[str, list[dict[str, object]]] = {}
         stored: dict[str, int] = {}
         for r, v in zip(rows, vectors, strict=True):
+            by_space.setdefault(r["space"], []).append({"id": r["id"], "vector": v})
             if v is not None:
                 stored[r["space"]] = stored.get(r["space"], 0) + 1
-        return stored
+        return Prepared([{"key": key, "rows": by_space[key]} for key in sorted(by_space)],
+                        stored)
 
-    def _set(self, spaces: list[dict[str, object]]) -> None:
+    def write(self, prepared: Prepared) -> dict[str, int]:
+        """The second half of `store_batch`: the vectors stored; how many, per space. Never
+        raises: a failure is logged and the facts keep full-text only."""
+        try:
+            self._set(prepared.spaces)
+        except (GraphMemError, Neo4jError, DriverError) as e:
+            log.error("stored %d fact(s) but could not index them for retrieval: %s",
+                      sum(len(s["rows"]) for s in prepared.spaces), e)
+            return {}
+        return prepared.stored
+
+    def _set(self, spaces: list[dict[str, Any]]) -> None:
         """Store the rows; a transient failure (a lock wait with an erasure timing out, a
         restart) is tried again."""
         for attempt in range(STORE_ATTEMPTS):

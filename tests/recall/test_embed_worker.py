@@ -246,7 +246,7 @@ def test_facts_written_while_the_embedder_was_down_are_embedded_when_it_is_back(
     with caplog.at_level(logging.WARNING, logger="graphmem.recall.vectors"):
         missed = [r.fact_id for mem in (first, second) for n in range(3)
                   for r in mem.remember_facts([fact(f"k{n}", f"v{n}")]) if r.fact_id]
-        assert first.records.wait_for_embeddings(30) and outage.calls >= 2
+        assert first.records.wait_for_embeddings(30) and outage.calls >= 1
         assert has_vector(first.runtime.graph, missed) == [False] * 6
         outage.down.clear()
         later = [r.fact_id for r in first.remember_facts([fact("plan", "Pro")]) if r.fact_id]
@@ -315,3 +315,34 @@ def test_chunks_share_spaces_and_never_exceed_the_batch() -> None:
     assert chunked(grouped, 3) == [[("a", ["1", "2", "3"])], [("b", ["4"]), ("c", ["5", "6"])],
                                    [("c", ["7", "8"])]]
     assert chunked([], 3) == []
+
+
+def test_a_chunk_is_stored_while_the_next_is_embedded(
+        make_plain_mem: Callable[..., GraphMem], monkeypatch: pytest.MonkeyPatch) -> None:
+    mem = make_plain_mem()
+    vectors = mem.runtime.ranker.vectors
+    writing, release = threading.Event(), threading.Event()
+    overlapped: list[bool] = []  # per model call: was a store held open meanwhile?
+    real_write, real_prepare = vectors.write, vectors.prepare
+
+    def write(prepared: Any) -> Any:
+        if not writing.is_set():
+            writing.set()
+            release.wait(30)
+        return real_write(prepared)
+
+    def prepare(batch: Any) -> Any:
+        overlapped.append(writing.is_set() and not release.is_set())
+        return real_prepare(batch)
+
+    monkeypatch.setattr(vectors, "write", write)
+    monkeypatch.setattr(vectors, "prepare", prepare)
+    ids = [r.fact_id for r in mem.remember_facts([fact(f"k{i}", f"v{i}") for i in range(200)])
+           if r.fact_id]
+    assert len(ids) == 200 and writing.wait(30)
+    wait_for(lambda: len(overlapped) >= 2, timeout=60)
+    assert overlapped[:2] == [False, True], "the second chunk was embedded during the first store"
+    assert has_vector(mem.runtime.graph, ids[:1]) == [False]
+    release.set()
+    assert mem.records.wait_for_embeddings(60)
+    assert all(has_vector(mem.runtime.graph, ids))
