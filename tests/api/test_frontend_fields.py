@@ -145,7 +145,9 @@ def test_fsck_runs_for_admins_only(api: Api) -> None:
     assert {c["name"]: c["ok"] for c in report["fsck"]["checks"] if c["fails"]} == {
         SCHEMA: True, "one active value per single-valued slot": True,
         "every SUPERSEDED fact is superseded or retracted by another": True,
-        "projection edges match their facts": True, "mirror agrees with the graph": True}
+        "projection edges match their facts": True,
+        "every stored vector belongs to a fact of its space": True,
+        "mirror agrees with the graph": True}
     body = api.gql(api.key("approver", tenant), 'query { fsck(space: "u") { ok } }')
     assert codes(body) == ["FORBIDDEN"]
 

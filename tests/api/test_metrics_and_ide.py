@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import threading
 from collections.abc import Callable
+from typing import Any
 
 import httpx
 import pytest
@@ -104,20 +105,44 @@ def test_the_app_survives_a_second_lifespan(settings: Settings) -> None:
     assert 'graphmem_model_calls_total{kind="embedding"}' in app.state.metrics.render().decode()
 
 
+def test_a_worker_runs_as_many_calls_at_once_as_api_threads(settings: Settings) -> None:
+    app = create_app(settings.model_copy(update={"api_key_pepper": PEPPER, "api_threads": 3}))
+    together = threading.Barrier(3, timeout=30)  # broken if fewer than 3 threads run at once
+    lock = threading.Lock()
+    running, peak = 0, 0
+
+    def call() -> None:
+        nonlocal running, peak
+        with lock:
+            running += 1
+            peak = max(peak, running)
+        together.wait()
+        with lock:
+            running -= 1
+
+    async def calls() -> None:
+        async with app.router.lifespan_context(app):
+            loop = asyncio.get_running_loop()
+            await asyncio.gather(*(loop.run_in_executor(None, call) for _ in range(6)))
+
+    asyncio.run(calls())
+    assert peak == 3
+
+
 def test_the_embedding_backlog_is_on_metrics(serve_api: Callable[..., Api]) -> None:
     """Facts queued for their vectors while the worker is held show as the backlog; none
     once it is released and has caught up."""
     api = serve_api(own=True)
-    worker = api.server.config.app.state.runtime.embed_worker
+    vectors = api.server.config.app.state.runtime.ranker.vectors
     held, release = threading.Event(), threading.Event()
-    store = worker._store
+    prepare = vectors.prepare
 
-    def slow_store(*args: object, **kwargs: object) -> object:
+    def slow_prepare(*args: Any, **kwargs: Any) -> Any:
         held.set()
         assert release.wait(60), "the test never released the embedding worker"
-        return store(*args, **kwargs)
+        return prepare(*args, **kwargs)
 
-    worker._store = slow_store
+    vectors.prepare = slow_prepare  # type: ignore[method-assign]
     token = api.key("writer", new_tenant())
     try:
         write = 'mutation { rememberFacts(space: "u", facts: [{subject: "s%d", value: "v"}])'
