@@ -31,7 +31,7 @@ if TYPE_CHECKING:  # the model clients import heavy packages: only when first us
     from graphmem.llm import LLM
     from graphmem.mirror.mirror import Mirror
     from graphmem.recall.embed_process import EmbedProcess
-    from graphmem.recall.embed_worker import EmbedWorker, Store
+    from graphmem.recall.embed_worker import EmbedWorker
     from graphmem.recall.retrieve import Ranker
 
 T = TypeVar("T")
@@ -135,22 +135,23 @@ class Runtime:
     @property
     def embed_worker(self) -> EmbedWorker:
         """The background embedder of new facts; `close` embeds what is queued first."""
+        return self._once("_embed_worker", self._new_embed_worker)
+
+    def _new_embed_worker(self) -> EmbedWorker:
+        """A worker that embeds and stores here, a chunk stored while the next is embedded,
+        or in a child process (GRAPHMEM_EMBED_PROCESS)."""
         from graphmem.recall.embed_worker import EmbedWorker
 
-        return self._once("_embed_worker", lambda: EmbedWorker(
-            self.graph, self._embed_store(), self.settings.embed_wait,
-            max_backlog=self.settings.embed_max_backlog,
-            stages=None if self.settings.embed_process else self.ranker.vectors))
+        if self.settings.embed_process:
+            from graphmem.recall.embed_process import EmbedProcess
 
-    def _embed_store(self) -> Store:
-        """Where the worker's batches are embedded and stored: here, or in a child process
-        (GRAPHMEM_EMBED_PROCESS)."""
-        if not self.settings.embed_process:
-            return self.ranker.vectors.store_batch
-        from graphmem.recall.embed_process import EmbedProcess
-
-        process = self._embed_process = EmbedProcess(self.settings)
-        return process.store_batch
+            process = self._embed_process = EmbedProcess(self.settings)
+            store, stages = process.store_batch, None
+        else:
+            vectors = self.ranker.vectors
+            store, stages = vectors.store_batch, vectors
+        return EmbedWorker(self.graph, store, self.settings.embed_wait,
+                           max_backlog=self.settings.embed_max_backlog, stages=stages)
 
     @property
     def has_embed_worker(self) -> bool:

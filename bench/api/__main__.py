@@ -50,6 +50,21 @@ T = TypeVar("T")
 SEQUENTIAL = 200
 
 
+def scratch_settings(name: str) -> tuple[Path, Settings]:
+    """The configured settings over a fresh SQLite store, in a new folder of its own."""
+    workdir = Path(tempfile.mkdtemp(prefix=f"bench-{name}-"))
+    return workdir, load_settings(database_url=f"sqlite:///{workdir / 'bench.db'}")
+
+
+def open_scratch(name: str) -> tuple[Path, Runtime]:
+    """A migrated Runtime of the managed Neo4j and a fresh SQLite store (scratch_settings),
+    and the store's folder."""
+    workdir, settings = scratch_settings(name)
+    runtime = Runtime.open(settings)
+    runtime.migrate()
+    return workdir, runtime
+
+
 def free_port() -> int:
     import socket
 
@@ -241,10 +256,8 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     levels = [int(c) for c in args.clients.split(",")]
 
-    workdir = Path(tempfile.mkdtemp(prefix="bench-api-"))
-    settings = load_settings(database_url=f"sqlite:///{workdir / 'bench.db'}")
-    runtime = Runtime.open(settings)
-    runtime.migrate()
+    workdir, runtime = open_scratch("api")
+    settings = runtime.settings
     token = KeyStore(runtime.store, PEPPER.encode()).create("bench", "admin").token
     if args.only == "pages":
         runtime.close()

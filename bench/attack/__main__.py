@@ -21,22 +21,18 @@ from __future__ import annotations
 import argparse
 import itertools
 import os
-import tempfile
 import threading
 import time
 from collections import Counter
 from collections.abc import Callable
-from pathlib import Path
 from typing import Any
 
 import httpx
 
-from bench.api.__main__ import PEPPER, free_port, serve, wait_ready
+from bench.api.__main__ import PEPPER, free_port, open_scratch, serve, wait_ready
 from bench.cpu import quiet as quiet_for
 from bench.results import percentile, write_section
 from graphmem.auth import KeyStore
-from graphmem.runtime import Runtime
-from graphmem.settings import load_settings
 
 TARGET_P99_MS = 200.0
 HOW = (
@@ -156,10 +152,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-write", action="store_true",
                         help="print the figures without writing bench/RESULTS.md")
     args = parser.parse_args(argv)
-    workdir = Path(tempfile.mkdtemp(prefix="bench-attack-"))
-    settings = load_settings(database_url=f"sqlite:///{workdir / 'bench.db'}")
-    runtime = Runtime.open(settings)
-    runtime.migrate()
+    workdir, runtime = open_scratch("attack")
+    settings = runtime.settings
     keys = KeyStore(runtime.store, PEPPER.encode())
     victim_key = keys.create("victim", "reader").token
     attacker_keys = [keys.create(f"attacker{i}", "writer").token for i in range(ATTACKERS)]

@@ -20,13 +20,12 @@ from __future__ import annotations
 import argparse
 import os
 import statistics
-import tempfile
 import time
 import uuid
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
+from bench.api.__main__ import scratch_settings
 from bench.reconcile.__main__ import workload
 from bench.results import write_section
 from bench.stub_embed import stub_embeddings
@@ -36,7 +35,6 @@ from graphmem.mirror.db import RelationalStore
 from graphmem.recall.embed_worker import BATCH
 from graphmem.recall.text import fact_text
 from graphmem.runtime import Runtime
-from graphmem.settings import load_settings
 
 
 def batches(size: int) -> Iterator[list[dict[str, Any]]]:
@@ -46,8 +44,7 @@ def batches(size: int) -> Iterator[list[dict[str, Any]]]:
 
 
 def open_runtime(stub: bool) -> Runtime:
-    folder = Path(tempfile.mkdtemp(prefix="bench-batched-"))
-    settings = load_settings(database_url=f"sqlite:///{folder / 'bench.db'}")
+    _, settings = scratch_settings("batched")
     runtime = Runtime(settings, GraphDriver(settings), RelationalStore(settings.relational_url),
                       embedder=stub_embeddings() if stub else None)
     runtime.migrate()

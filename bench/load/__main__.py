@@ -26,7 +26,6 @@ import argparse
 import os
 import random
 import re
-import tempfile
 import threading
 import time
 import uuid
@@ -37,14 +36,14 @@ from typing import Any
 
 import httpx
 
-from bench.api.__main__ import PEPPER, free_port, serve, wait_ready
+from bench.api.__main__ import PEPPER, free_port, open_scratch, serve, wait_ready
 from bench.cpu import _server_pid, _stat_seconds
 from bench.results import percentile, write_section
 from bench.retrieval import corpus as retrieval_corpus
 from graphmem import GraphMem
 from graphmem.auth import KeyStore
 from graphmem.runtime import Runtime
-from graphmem.settings import Settings, load_settings
+from graphmem.settings import Settings
 
 WRITE = ("mutation($s: String!, $f: [FactInput!]!) { rememberFacts(space: $s, facts: $f)"
          " { action value } }")
@@ -57,15 +56,13 @@ RECALL_TENANT = "bench-recall"
 
 
 @dataclass(eq=False)
-class Client(threading.Thread):
+class Caller(threading.Thread):
+    """One client over HTTP, calling until stopped; failures counted by kind or error code."""
+
     base: str
     token: str
-    number: int
-    space: str
-    shared: bool
     stop: threading.Event
     times: list[float] = field(default_factory=list)
-    acknowledged: list[tuple[str, str, str, str]] = field(default_factory=list)
     failures: Counter[str] = field(default_factory=Counter)
 
     def __post_init__(self) -> None:
@@ -74,64 +71,74 @@ class Client(threading.Thread):
     def run(self) -> None:
         headers = {"Authorization": f"Bearer {self.token}"}
         with httpx.Client(timeout=120, headers=headers) as http:
-            n = 0
-            while not self.stop.is_set():
-                subject = f"slot_{n % SLOTS}" if self.shared else f"c{self.number}_k{n}"
-                value = f"c{self.number}-v{n}"
-                fact = {"subject": subject, "value": value, "confidence": 0.9}
-                began = time.perf_counter()
-                try:
-                    body = http.post(f"{self.base}/graphql", json={
-                        "query": WRITE, "variables": {"s": self.space, "f": [fact]}}).json()
-                except (httpx.HTTPError, ValueError) as e:
-                    self.failures[type(e).__name__] += 1
-                    continue
-                self.times.append(time.perf_counter() - began)
-                if body.get("errors"):
-                    self.failures[str(body["errors"][0].get("extensions", {}).get("code"))] += 1
-                else:
-                    for result in body["data"]["rememberFacts"]:
-                        self.acknowledged.append((self.space, subject, value, result["action"]))
-                n += 1
+            self.calls(http)
+
+    def calls(self, http: httpx.Client) -> None:
+        raise NotImplementedError
+
+    def post(self, http: httpx.Client, query: str, variables: dict[str, Any]
+             ) -> tuple[float, dict[str, Any] | None] | None:
+        """(seconds, the answer's data, None when it carried errors), or None when the call
+        failed on the way."""
+        began = time.perf_counter()
+        try:
+            body = http.post(f"{self.base}/graphql",
+                             json={"query": query, "variables": variables}).json()
+        except (httpx.HTTPError, ValueError) as e:
+            self.failures[type(e).__name__] += 1
+            return None
+        took = time.perf_counter() - began
+        if body.get("errors"):
+            self.failures[str(body["errors"][0].get("extensions", {}).get("code"))] += 1
+            return took, None
+        data: dict[str, Any] = body["data"]
+        return took, data
 
 
 @dataclass(eq=False)
-class Asker(threading.Thread):
+class Client(Caller):
+    """Writes one fact per call: the shared space's slots in turn, or new subjects."""
+
+    number: int = 0
+    space: str = ""
+    shared: bool = False
+    acknowledged: list[tuple[str, str, str, str]] = field(default_factory=list)
+
+    def calls(self, http: httpx.Client) -> None:
+        n = 0
+        while not self.stop.is_set():
+            subject = f"slot_{n % SLOTS}" if self.shared else f"c{self.number}_k{n}"
+            value = f"c{self.number}-v{n}"
+            fact = {"subject": subject, "value": value, "confidence": 0.9}
+            answer = self.post(http, WRITE, {"s": self.space, "f": [fact]})
+            if answer is None:
+                continue
+            took, data = answer
+            self.times.append(took)
+            for result in data["rememberFacts"] if data is not None else ():
+                self.acknowledged.append((self.space, subject, value, result["action"]))
+            n += 1
+
+
+@dataclass(eq=False)
+class Asker(Caller):
     """Asks the recall space's questions in turn, one at a time, until stopped."""
 
-    base: str
-    token: str
-    space: str
-    questions: list[str]
-    stop: threading.Event
-    times: list[float] = field(default_factory=list)
+    space: str = ""
+    questions: list[str] = field(default_factory=list)
     empty: int = 0
-    failures: Counter[str] = field(default_factory=Counter)
 
-    def __post_init__(self) -> None:
-        super().__init__(daemon=True)
-
-    def run(self) -> None:
-        headers = {"Authorization": f"Bearer {self.token}"}
-        with httpx.Client(timeout=120, headers=headers) as http:
-            n = 0
-            while not self.stop.is_set():
-                question = self.questions[n % len(self.questions)]
-                n += 1
-                began = time.perf_counter()
-                try:
-                    body = http.post(f"{self.base}/graphql", json={
-                        "query": RECALL, "variables": {"s": self.space, "q": question}}).json()
-                except (httpx.HTTPError, ValueError) as e:
-                    self.failures[type(e).__name__] += 1
-                    continue
-                took = time.perf_counter() - began
-                if body.get("errors"):
-                    self.failures[str(body["errors"][0].get("extensions", {}).get("code"))] += 1
-                    continue
-                self.times.append(took)
-                if not body["data"]["recall"]["facts"]:
-                    self.empty += 1
+    def calls(self, http: httpx.Client) -> None:
+        n = 0
+        while not self.stop.is_set():
+            question = self.questions[n % len(self.questions)]
+            n += 1
+            answer = self.post(http, RECALL, {"s": self.space, "q": question})
+            if answer is None or answer[1] is None:
+                continue
+            self.times.append(answer[0])
+            if not answer[1]["recall"]["facts"]:
+                self.empty += 1
 
 
 def recall_space(runtime: Runtime, size: int) -> tuple[str, list[str]]:
@@ -244,10 +251,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--no-write", action="store_true",
                         help="print the figures without writing bench/RESULTS.md")
     args = parser.parse_args(argv)
-    workdir = Path(tempfile.mkdtemp(prefix="bench-load-"))
-    settings = load_settings(database_url=f"sqlite:///{workdir / 'bench.db'}")
-    runtime = Runtime.open(settings)
-    runtime.migrate()
+    workdir, runtime = open_scratch("load")
+    settings = runtime.settings
     tenant = f"load-{uuid.uuid4().hex[:8]}"
     keys = KeyStore(runtime.store, PEPPER.encode())
     token = keys.create(tenant, "writer").token
@@ -262,9 +267,10 @@ def main(argv: list[str] | None = None) -> None:
     extra.setdefault("GRAPHMEM_API_MODEL_CALLS_PER_MIN", str(10**9))
     proc = serve(settings, port, log, workers=args.workers, log_level="INFO", extra=extra)
     stop = threading.Event()
-    clients = [Client(base, token, i, "shared/a/r" if i < args.shared else f"c{i}/a/r",
-                      i < args.shared, stop) for i in range(args.clients)]
-    askers = [Asker(base, reader, asked, questions[i::args.recall_clients], stop)
+    clients = [Client(base, token, stop, number=i,
+                      space="shared/a/r" if i < args.shared else f"c{i}/a/r",
+                      shared=i < args.shared) for i in range(args.clients)]
+    askers = [Asker(base, reader, stop, space=asked, questions=questions[i::args.recall_clients])
               for i in range(args.recall_clients if questions else 0)]
     try:
         wait_ready(base, proc)
@@ -296,8 +302,8 @@ def main(argv: list[str] | None = None) -> None:
     served = server_times(log, warm_served)  # recall's among them, if asked
     recalls = [t for a, warm in zip(askers, warm_asked, strict=True) for t in a.times[warm:]]
     failures: Counter[str] = Counter()
-    for counted in [c.failures for c in clients] + [a.failures for a in askers]:
-        failures.update(counted)
+    for caller in [*clients, *askers]:
+        failures.update(caller.failures)
     server_ms = (cpu_after - cpu_before) / max(writes, 1) * 1000
     neo_ms = ((neo_after - neo_before) / writes * 1000 if neo_after and neo_before and writes
               else None)
