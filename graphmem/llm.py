@@ -16,6 +16,7 @@ from typing import Any
 
 import openai
 
+from graphmem import admission
 from graphmem.errors import ConfigError, LLMCallFailed
 from graphmem.settings import Settings
 
@@ -134,8 +135,9 @@ class LLM:
         extra: dict[str, Any] = {}
         if response_format is not None:
             extra["response_format"] = response_format
-        reply = self._client.chat.completions.create(model=self.model, messages=messages,
-                                                     temperature=0, **extra)
+        with admission.waiting():
+            reply = self._client.chat.completions.create(model=self.model, messages=messages,
+                                                         temperature=0, **extra)
         if not reply.choices:
             return ""
         return reply.choices[0].message.content or ""

@@ -173,8 +173,12 @@ class Settings(BaseSettings):
                                      " (Python's default: 5 ms); shorter lets small requests"
                                      " through between a heavy one's steps.")
     api_threads: int = Field(40, ge=1, le=512, description="Calls of one `graphmem serve`"
-                             " worker process that run at once (threads); the others wait"
-                             " their turn on the event loop.")
+                             " worker process in flight at once (threads), counting those"
+                             " waiting on a remote model; the others wait on the event loop.")
+    api_active_calls: int = Field(4, ge=1, le=512, description="Calls of one `graphmem serve`"
+                                  " worker process that compute at once; a call waiting on a"
+                                  " remote model or on its space's write lock lets the next"
+                                  " one run meanwhile.")
 
     persisted_queries: Path | None = Field(None, description="A JSON file of trusted documents"
                                            " ({sha256: query}) every worker knows.")

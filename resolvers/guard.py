@@ -22,6 +22,7 @@ from typing import Any, TypeVar
 
 from starlette.concurrency import run_in_threadpool
 
+from graphmem import admission
 from graphmem.errors import AccessDenied, Unauthenticated, public
 from graphmem.model import Result, Space
 from graphmem.model.principals import Principal
@@ -64,11 +65,12 @@ def admit(ctx: RequestContext, name: str, raw_space: str | None) -> tuple[Operat
 
 
 async def in_worker(fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
-    """Run the synchronous service layer on the loop's executor (the app sizes it at start):
-    one thread hop per call, cheaper than anyio's worker threads."""
+    """Run the synchronous service layer on the loop's executor (the app sizes it at start)
+    under one of the process's turns: one thread hop per call, cheaper than anyio's worker
+    threads."""
     loop = asyncio.get_running_loop()
     work = functools.partial(contextvars.copy_context().run, fn, *args, **kwargs)
-    return await loop.run_in_executor(None, work)
+    return await loop.run_in_executor(None, admission.run, work)
 
 
 async def _admit(ctx: RequestContext, name: str, raw_space: str | None) -> tuple[Operation, Call]:

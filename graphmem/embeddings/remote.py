@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from graphmem import admission
 from graphmem.embeddings.errors import EmbedderUnavailable
 from graphmem.embeddings.types import Vector
 from graphmem.settings import Settings
@@ -36,7 +37,8 @@ class RemoteEmbedder:
 
     def _chunk(self, chunk: list[str]) -> list[Vector]:
         try:
-            reply = self._client.embeddings.create(model=self.model, input=chunk)
+            with admission.waiting():
+                reply = self._client.embeddings.create(model=self.model, input=chunk)
         except self._openai.OpenAIError as e:
             detail = (getattr(e, "message", None) or str(e) or type(e).__name__)
             raise EmbedderUnavailable(

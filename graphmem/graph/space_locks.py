@@ -13,6 +13,8 @@ import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 
+from graphmem import admission
+
 
 class _Entry:
     """A space's lock and how many threads hold or wait for it."""
@@ -35,15 +37,20 @@ class SpaceLocks:
 
     @contextmanager
     def held(self, space: str) -> Iterator[None]:
-        """Hold `space`'s lock for the block (re-entrant in one thread)."""
+        """Hold `space`'s lock for the block (re-entrant in one thread); a call waiting for
+        it gives its turn to another (`graphmem.admission`)."""
         with self._guard:
             entry = self._locks.get(space)
             if entry is None:
                 entry = self._locks[space] = _Entry()
             entry.users += 1
         try:
-            with entry.lock:
+            with admission.waiting():
+                entry.lock.acquire()
+            try:
                 yield
+            finally:
+                entry.lock.release()
         finally:
             with self._guard:
                 entry.users -= 1

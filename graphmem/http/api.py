@@ -21,6 +21,7 @@ from starlette.requests import Request
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket
 
+from graphmem import admission
 from graphmem.http import browser_guide, docs, state, ui
 from graphmem.http.authn import AuthMiddleware
 from graphmem.http.clients import ClientMiddleware
@@ -101,12 +102,13 @@ def prepare(app: Starlette) -> None:
 def open_keys(app: Starlette, runtime: Runtime) -> None:
     """What needs the runtime: the key store, the change feed, and the model clients' call
     counters; and the loop's executor, where resolvers run the synchronous service layer
-    (it is shut down with the loop)."""
+    (it is shut down with the loop), and the turns those calls take."""
     app.state.keys = authenticator(runtime)
     if not runtime.settings.auth_required:
         log.warning(LOCAL_MODE_WARNING)
     app.state.feed = ChangeFeed(runtime, runtime.settings.change_poll_seconds)
     app.state.metrics.watch_models(runtime.model_clients)
     app.state.metrics.watch_embeddings(runtime.embedding_backlog)
+    admission.configure(runtime.settings.api_active_calls)
     asyncio.get_running_loop().set_default_executor(
         ThreadPoolExecutor(runtime.settings.api_threads, thread_name_prefix="graphmem-api"))

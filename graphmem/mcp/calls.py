@@ -18,6 +18,7 @@ import pydantic_core
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, TextContent
 
+from graphmem import admission
 from graphmem.errors import AccessDenied, GraphMemError, Unauthenticated
 from graphmem.mcp import errors
 from graphmem.mcp.host import Host, Who
@@ -113,6 +114,6 @@ async def call(ctx: Context[Any, Any], operation: str, raw_space: str | None,
 
 
 def _run(admitted: Admitted, host: Host, work: Work[T]) -> T:
-    return work(admitted.memory(host.runtime))
+    return admission.run(lambda: work(admitted.memory(host.runtime)))
 
 

@@ -60,6 +60,7 @@ class _State:
     requests: list[Request] = field(default_factory=list)
     json_schema: bool = True
     embedding_dims: int = 384
+    held: threading.Event | None = None
 
 
 def facts_reply(*facts: dict[str, Any]) -> str:
@@ -106,6 +107,7 @@ class LLMServer:
     def __init__(self) -> None:
         self._state = _State()
         self._lock = threading.Lock()
+        self._arrived = threading.Event()
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, daemon=True)
@@ -147,6 +149,15 @@ class LLMServer:
         with self._lock:
             self._state.json_schema = False
 
+    def hold(self) -> tuple[threading.Event, threading.Event]:
+        """Hold every chat reply until the second event is set; the first is set when a
+        request arrives, so a test knows a call is waiting on the model."""
+        arrived, release = threading.Event(), threading.Event()
+        with self._lock:
+            self._state.held = release
+        self._arrived = arrived
+        return arrived, release
+
     def embedding_dims(self, dims: int) -> None:
         with self._lock:
             self._state.embedding_dims = dims
@@ -178,6 +189,10 @@ class LLMServer:
                 return Reply(json.dumps({"error": {"message": message}}), 400)
             queue = self._state.scripts.get((kind, text))
             reply = (queue.popleft() if len(queue) > 1 else queue[0]) if queue else None
+            held = self._state.held
+        if held is not None:
+            self._arrived.set()
+            held.wait(60)
         reply = reply or Reply(_default(kind, user))
         if reply.status != 200:
             return reply
