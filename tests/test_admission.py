@@ -6,6 +6,8 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable
 
+import pytest
+
 from graphmem import admission
 from graphmem.admission import Turns
 from graphmem.graph.space_locks import SpaceLocks
@@ -14,6 +16,8 @@ from graphmem.settings import Settings
 
 from support.llm_fixtures import llm_overrides
 from support.llm_server import LLMServer
+
+pytestmark = pytest.mark.races
 
 WAIT = 30
 
@@ -105,8 +109,8 @@ def test_calls_queued_on_a_busy_space_let_calls_of_other_spaces_run() -> None:
     assert sorted(done) == ["b", "first a", "queued a", "queued a"]
 
 
-def test_outside_a_server_calls_take_no_turn() -> None:
-    admission.configure(None)
+def test_outside_a_server_calls_take_no_turn(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(admission, "_process", None)
     assert admission.run(admission.holding) is False
     with admission.waiting():
         assert admission.holding() is False
