@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import timedelta
 from typing import Annotated, Any
 
@@ -24,8 +25,10 @@ from graphmem.mcp.args import (
     UserId,
 )
 from graphmem.mcp.calls import call, space_of
+from graphmem.mcp.pages import LIMIT, Cursor, Limit, listed
 from graphmem.mcp.registry import tool
-from graphmem.model import Fact
+from graphmem.model import Fact, When
+from graphmem.model.history import History
 from graphmem.model.paths import StartSpec
 from graphmem.model.requests import Write
 from graphmem.service.memory import GraphMem
@@ -40,7 +43,8 @@ async def remember(ctx: Context[Any, Any], text: Text, source: Source = "",
     """Store what a message says: one model call extracts its facts, then each is reconciled
     with what the space holds (a new value supersedes the old one, a removal retracts it, an
     unsafe change is flagged). One line per fact, e.g. `Stored: [SUPERSEDE] state = Zustand`.
-    Needs a model configured on the server; otherwise use remember_facts."""
+    Needs a model configured on the server; otherwise use remember_facts.
+    E.g. {"text": "We moved from MySQL to Postgres last week"}."""
     return await call(ctx, "remember", space_of(user_id, agent_id, run_id),
                       lambda mem: mem.remember(Write(None, text, source)), model_calls=1)
 
@@ -49,12 +53,15 @@ async def remember(ctx: Context[Any, Any], text: Text, source: Source = "",
 async def remember_facts(ctx: Context[Any, Any], facts: Facts, text: Text = "",
                          source: Source = "",
                          source_ref: Annotated[str, Field(max_length=2000)] = "",
+                         metadata: Annotated[dict[str, Any] | None, Field(
+                             description="A JSON object kept with every fact.")] = None,
                          user_id: UserId = D, agent_id: AgentId = D,
                          run_id: RunId = D) -> CallToolResult:
-    """Reconcile facts you extracted yourself (no model call): each has a subject and a
-    value, optionally a scope, kind (state/event), time_ref, proposed action and confidence,
-    or a (head, relation, tail) triple. Same result lines as remember."""
-    write = Write(tuple(f.proposal() for f in facts), text, source, source_ref)
+    """Reconcile facts you extracted yourself (no model call); same result lines as
+    remember. Give each a confidence: a change below 0.7, or without one, is held for
+    review. `target_id` names the stored fact a REFINE or RETRACT is about. E.g.
+    {"facts": [{"subject": "plan", "value": "Pro", "confidence": 0.9}]}."""
+    write = Write(tuple(f.proposal() for f in facts), text, source, source_ref, metadata)
     return await call(ctx, "remember_facts", space_of(user_id, agent_id, run_id),
                       lambda mem: mem.remember_facts(write))
 
@@ -64,8 +71,9 @@ async def forget(ctx: Context[Any, Any], text: Text = "", facts: Facts | None = 
                  source: Source = "", user_id: UserId = D, agent_id: AgentId = D,
                  run_id: RunId = D) -> CallToolResult:
     """Retract what a message says is no longer true ("we dropped Sentry"; one model call),
-    or the facts given (subject and value, no model call). The value is retired and a
-    tombstone kept; `Nothing matching to retract …` when nothing current matches."""
+    or the facts given (subject and value, or target_id; no model call), as you asked: a
+    fact without a confidence counts as certain. The value is retired and a tombstone kept.
+    E.g. {"facts": [{"subject": "monitoring", "value": "Sentry"}]}."""
     given = tuple(f.proposal() for f in facts) if facts else None
     write = Write(given, text, source, retract=True)
 
@@ -88,7 +96,8 @@ async def recall(ctx: Context[Any, Any], question: Question, explain: bool = Fal
     """Answer a question from the space's current facts (one model call; without a model,
     the ranked facts). `explain` lists the facts behind the answer; `as_of` answers from what
     memory held then; `include_history` adds retired facts tagged (history); `valid_at` lists
-    the facts that were true in the world at that time instead of answering."""
+    the facts that were true in the world at that time instead of answering.
+    E.g. {"question": "Which database do we use?", "explain": true}."""
     space = space_of(user_id, agent_id, run_id)
     if valid_at is not None:
         at = valid_at
@@ -122,7 +131,8 @@ async def recall_related(ctx: Context[Any, Any], question: Question | None = Non
     question they are ranked by it, best first with their scores, up to `hops` edges (4 when
     not given), and the answer entities (where the best paths end) come first; without one
     the neighbourhood is walked `hops` deep (2 when not given). A configured model answers
-    from the best paths, otherwise the paths are the answer."""
+    from the best paths, otherwise the paths are the answer.
+    E.g. {"question": "How is Ada related to Lyon?"}."""
     start: list[StartSpec] | None = None
     if entities:
         start = [e if isinstance(e, str) else (e.type, e.name) for e in entities]
@@ -135,21 +145,38 @@ async def recall_related(ctx: Context[Any, Any], question: Question | None = Non
 @tool("read", title="History", read_only=True)
 async def history(ctx: Context[Any, Any], subject: Subject,
                   scope: Annotated[str | None, Field(max_length=200)] = None,
-                  as_of: Instant = None, user_id: UserId = D, agent_id: AgentId = D,
+                  as_of: Instant = None, cursor: Cursor = None, limit: Limit = LIMIT,
+                  user_id: UserId = D, agent_id: AgentId = D,
                   run_id: RunId = D) -> CallToolResult:
     """One subject's timeline, oldest to newest, with each value's status (superseded
-    values and retraction tombstones included)."""
-    return await call(ctx, "history", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.history(subject, scope, as_of))
+    values and retraction tombstones included), paged. E.g. {"subject": "plan"}."""
+    def work(mem: GraphMem) -> HistoryPage:
+        page = mem.records.history_page(subject, scope, When(as_of=as_of), first=limit,
+                                        after=cursor, count=False)
+        found = listed(page)
+        return HistoryPage(History(subject, found.items), found.next_cursor)
+
+    return await call(ctx, "history", space_of(user_id, agent_id, run_id), work)
+
+
+@dataclass(frozen=True)
+class HistoryPage:
+    history: History
+    next_cursor: str | None
+
+    def __str__(self) -> str:
+        more = f'\nMore: call again with cursor="{self.next_cursor}".' if self.next_cursor else ""
+        return f"{self.history}{more}"
 
 
 @tool("read", title="List memories", read_only=True)
-async def list_memories(ctx: Context[Any, Any], user_id: UserId = D, agent_id: AgentId = D,
+async def list_memories(ctx: Context[Any, Any], cursor: Cursor = None, limit: Limit = LIMIT,
+                        user_id: UserId = D, agent_id: AgentId = D,
                         run_id: RunId = D) -> CallToolResult:
-    """Everything current in the space: active facts, flagged ones marked ⚠, and the 20
-    most recently retired."""
+    """Everything current in the space, paged: active facts, flagged ones marked ⚠, and on
+    the first page the 20 most recently retired. E.g. {"user_id": "alice"}."""
     return await call(ctx, "list_memories", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.records.list_memories())
+                      lambda mem: mem.records.list_memories(first=limit, after=cursor))
 
 
 @tool("read", title="Check before acting", read_only=True)
@@ -158,7 +185,8 @@ async def check_before_act(ctx: Context[Any, Any], subjects: Subjects,
                            user_id: UserId = D, agent_id: AgentId = D,
                            run_id: RunId = D) -> CallToolResult:
     """Before an action that relies on some subjects: `OK to act on: …` with the facts, or
-    `Refused: …` with every reason (no current value, flagged, pending approval, too old)."""
+    `Refused: …` with every reason (no current value, flagged, pending approval, too old).
+    E.g. {"subjects": ["plan", "billing_email"], "max_age_seconds": 86400}."""
     age = None if max_age_seconds is None else timedelta(seconds=max_age_seconds)
     return await call(ctx, "check_before_act", space_of(user_id, agent_id, run_id),
                       lambda mem: mem.records.check_before_act(subjects, max_age=age))

@@ -1,7 +1,9 @@
 """A space's current facts and open conflicts as MCP resources, and subscriptions to them.
 
 `graphmem://facts/{user_id}/{agent_id}/{run_id}` reads the space's active facts (flagged
-ones marked ⚠); `graphmem://conflicts/{user_id}/{agent_id}/{run_id}` its open conflicts.
+ones marked ⚠); `graphmem://conflicts/{user_id}/{agent_id}/{run_id}` its open conflicts;
+`graphmem://fact/…/{fact_id}`, `graphmem://conflict/…/{conflict_id}` and
+`graphmem://entity/…/{type}/{name}` one of each, for a host to attach to a conversation.
 Reading or subscribing passes the same guard as a tool (read capability, the space in the
 key's scope), and a refusal is audited. Change notifications come from graphmem.mcp.watch.
 """
@@ -30,7 +32,7 @@ from graphmem.mcp import errors
 from graphmem.mcp.args import PART
 from graphmem.mcp.calls import admit_rule
 from graphmem.mcp.host import Host, Who
-from graphmem.mcp.review_tools import conflicts_text
+from graphmem.mcp.pages import conflict_line, conflicts_text, fact_line
 from graphmem.service.guard import Admitted
 from graphmem.service.reads import Listing
 
@@ -47,7 +49,13 @@ class ResourceRule:
     reach: str = "space"
 
 
-RULES = {"facts": ResourceRule("read_facts"), "conflicts": ResourceRule("read_conflicts")}
+RULES = {"facts": ResourceRule("read_facts"), "conflicts": ResourceRule("read_conflicts"),
+         "fact": ResourceRule("read_fact"), "conflict": ResourceRule("read_conflict"),
+         "entity": ResourceRule("read_entity")}
+FACT = "graphmem://fact/{user_id}/{agent_id}/{run_id}/{fact_id}"
+CONFLICT = "graphmem://conflict/{user_id}/{agent_id}/{run_id}/{conflict_id}"
+ENTITY = "graphmem://entity/{user_id}/{agent_id}/{run_id}/{type}/{name}"
+SHOWN = 200  # facts a space's facts resource shows; list_memories pages past them
 
 
 def parse(uri: str) -> tuple[str, str]:
@@ -64,7 +72,7 @@ async def admit(host: Host, who: Who, kind: str, raw_space: str) -> Admitted:
     return await admit_rule(host, RULES[kind], raw_space, who)
 
 
-async def read(ctx: Context[Any, Any], kind: str, raw_space: str) -> str:
+async def read(ctx: Context[Any, Any], kind: str, raw_space: str, *names: str) -> str:
     host: Host = ctx.request_context.lifespan_context
     who = await host.identify(ctx.request_context.request)
     rule = RULES[kind]
@@ -72,7 +80,7 @@ async def read(ctx: Context[Any, Any], kind: str, raw_space: str) -> str:
     outcome = "ok"
     try:
         admitted = await admit(host, who, kind, raw_space)
-        return await anyio.to_thread.run_sync(_render, admitted, host, kind)
+        return await anyio.to_thread.run_sync(_render, admitted, host, kind, names)
     except (AccessDenied, Unauthenticated) as e:
         outcome = ""
         raise ResourceError(str(e)) from None
@@ -84,11 +92,17 @@ async def read(ctx: Context[Any, Any], kind: str, raw_space: str) -> str:
             host.metrics.observe_operation(rule.name, outcome, time.perf_counter() - started)
 
 
-def _render(admitted: Admitted, host: Host, kind: str) -> str:
+def _render(admitted: Admitted, host: Host, kind: str, names: tuple[str, ...]) -> str:
     mem = admitted.memory(host.runtime)
     if kind == "facts":
-        listing = mem.records.list_memories()
-        return str(Listing(listing.active, listing.flagged, ()))
+        listing = mem.records.list_memories(first=SHOWN)
+        return str(Listing(listing.active, listing.flagged, (), listing.next_cursor))
+    if kind == "fact":
+        return fact_line(mem.records.fact(names[0]))
+    if kind == "conflict":
+        return conflict_line(mem.review.conflict(names[0]))
+    if kind == "entity":
+        return str(mem.entities.get(names[0], names[1]))
     return conflicts_text(mem.review.conflicts("open"), "open")
 
 
@@ -106,6 +120,25 @@ def register(server: MCPServer[Any]) -> None:
     async def conflicts(user_id: str, agent_id: str, run_id: str,
                         ctx: Context[Any, Any]) -> str:
         return await read(ctx, "conflicts", f"{user_id}/{agent_id}/{run_id}")
+
+    @server.resource(FACT, name="fact", title="A fact", mime_type="text/plain",
+                     description="One fact of a space by its id: value, status, source.")
+    async def fact(user_id: str, agent_id: str, run_id: str, fact_id: str,
+                   ctx: Context[Any, Any]) -> str:
+        return await read(ctx, "fact", f"{user_id}/{agent_id}/{run_id}", fact_id)
+
+    @server.resource(CONFLICT, name="conflict", title="A conflict", mime_type="text/plain",
+                     description="One conflict of a space by its id, with its facts.")
+    async def conflict(user_id: str, agent_id: str, run_id: str, conflict_id: str,
+                       ctx: Context[Any, Any]) -> str:
+        return await read(ctx, "conflict", f"{user_id}/{agent_id}/{run_id}", conflict_id)
+
+    @server.resource(ENTITY, name="entity", title="An entity", mime_type="text/plain",
+                     description="An entity of a space by type and name: its current"
+                                 " attributes and edges.")
+    async def entity(user_id: str, agent_id: str, run_id: str, type: str, name: str,
+                     ctx: Context[Any, Any]) -> str:
+        return await read(ctx, "entity", f"{user_id}/{agent_id}/{run_id}", type, name)
 
     lowlevel = server._lowlevel_server  # the SDK's MCPServer serves no resources/subscribe
     lowlevel.add_request_handler("resources/subscribe", SubscribeRequestParams, subscribe)

@@ -21,12 +21,21 @@ from mcp.server.subscriptions import InMemorySubscriptionBus
 from mcp_types import ListToolsResult
 
 from graphmem import __version__
-from graphmem.mcp import memory_tools, prompts, record_tools, resources, review_tools
+from graphmem.mcp import (
+    entity_tools,
+    listing_tools,
+    memory_tools,
+    prompts,
+    record_tools,
+    resources,
+    review_tools,
+)
 from graphmem.mcp.host import Host
 from graphmem.mcp.registry import TOOLS, tools_for
 from graphmem.mcp.watch import Watcher
 
-_MODULES = (memory_tools, review_tools, record_tools)  # importing them registers the tools
+# importing them registers the tools
+_MODULES = (memory_tools, listing_tools, entity_tools, review_tools, record_tools)
 
 INSTRUCTIONS = (
     "graphmem is a memory that reconciles facts on write: a new value supersedes the old "
@@ -79,7 +88,8 @@ def build_server(open_host: Callable[[], Host], poll_seconds: float = 1.0) -> MC
     # its commands (graphmem.http.logs for serve), so the root is put back as it was.
     root.handlers[:] = handlers
     root.setLevel(level)
-    for rule in TOOLS.values():
+    order = [m.__name__ for m in _MODULES]
+    for rule in sorted(TOOLS.values(), key=lambda r: order.index(r.fn.__module__)):
         server.add_tool(rule.fn, name=rule.name, title=rule.title or None,
                         annotations=rule.annotations, structured_output=False)
     resources.register(server)

@@ -24,16 +24,14 @@ from graphmem.model import (
     TimeRef,
     value_key,
 )
+from graphmem.model.fact_fields import (
+    FACT_FIELDS,
+    MAX_METADATA_LENGTH,
+    MAX_TEXT_LENGTH,
+    MAX_VALUE_LENGTH,
+)
 from graphmem.slots import SlotSchema, normalise_subject
 
-MAX_VALUE_LENGTH = 200_000
-MAX_TEXT_LENGTH = 1_000_000
-MAX_METADATA_LENGTH = 100_000
-_FIELDS = frozenset({
-    "subject", "value", "scope", "kind", "time_ref", "action", "confidence", "head",
-    "relation", "tail", "head_type", "tail_type", "cardinality", "reason", "target_id",
-    "category", "valid_from", "valid_to", "raw", "recorded_at", "source_ref", "metadata",
-})
 TIME_FIELDS = ("recorded_at", "valid_from")  # a backfill's own times (backfill capability)
 
 E = TypeVar("E", bound=StrEnum)
@@ -89,7 +87,7 @@ def parse_proposal(raw: Mapping[str, Any], schema: SlotSchema) -> Proposal:
     """One dict → one normalised Proposal (subject folded onto a declared slot if any)."""
     if not isinstance(raw, Mapping):
         raise InvalidInput(f"each fact must be an object, got {type(raw).__name__}")
-    unknown = set(raw) - _FIELDS
+    unknown = set(raw) - FACT_FIELDS
     if unknown:
         raise InvalidInput(f"unknown fact field(s): {', '.join(sorted(map(str, unknown)))}")
     raw = _triple_defaults(raw)

@@ -8,12 +8,15 @@ and MCP audit it under too, and the collaborator checks the caller's capability.
 
 from __future__ import annotations
 
+import io
+import tempfile
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
+from graphmem.errors import InvalidInput
 from graphmem.graph import projection
 from graphmem.lifecycle import fsck
 from graphmem.model import NOW, Conflict, Fact, Policy, Result, When
@@ -247,8 +250,12 @@ class RecordsDesk(_Namespace):
         """For each fact id, the fact that superseded (or the tombstone that retracted) it."""
         return self._run("superseded_by", lambda call: self._reads.superseded_by(ids, as_of))
 
-    def list_memories(self) -> Listing:
-        return self._run("list_memories", lambda call: self._reads.list_memories())
+    def list_memories(self, *, first: int | None = None, after: str | None = None) -> Listing:
+        """Active and flagged facts, then the 20 most recently retired; with `first` one
+        page of them (`after`: the previous page's `next_cursor`)."""
+        window = (None if first is None and after is None else
+                  self._window("fact", first, after, None, None, False))
+        return self._run("list_memories", lambda call: self._reads.list_memories(window))
 
     def page(self, where: FactFilter | None = None, when: When = NOW, *,
              first: int | None = None, after: str | None = None, last: int | None = None,
@@ -380,6 +387,22 @@ class ErasureDesk(_Namespace):
                          lambda call: self._erasure.erase_subtree(call, level))
 
 
+class _Bounded(io.StringIO):
+    """An export in memory that stops once it grows past the inline limit."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+        self.size = 0
+
+    def write(self, text: str, /) -> int:
+        self.size += len(text.encode())
+        if self.size > self.limit:
+            raise InvalidInput(f"the export is larger than GRAPHMEM_EXPORT_INLINE_MAX"
+                               f" ({self.limit} bytes): use `graphmem export`")
+        return super().write(text)
+
+
 class TransferDesk(_Namespace):
     """The space's memory to and from files: signed exports, restores and replays."""
 
@@ -391,6 +414,22 @@ class TransferDesk(_Namespace):
         with their outcome, pending proposals, decisions; `as_of`: as memory held it then."""
         return self._run("export", lambda call: self._transfer.export(
             out, tenant, as_of, progress))
+
+    def export_inline(self, as_of: datetime | None = None) -> tuple[str, ExportResult]:
+        """The export as text, for a caller over the network: refused once it grows past
+        GRAPHMEM_EXPORT_INLINE_MAX (`graphmem export` writes a file of any size)."""
+        out = _Bounded(self._ctx.settings.export_inline_max)
+        result = self.export(out, as_of=as_of)
+        return out.getvalue(), result
+
+    def import_text(self, data: str, *, mode: str = "auto", format: str = "auto",
+                    public_key: str | None = None) -> ImportReport:
+        """An import of a file's content sent over the network (bounded by the request's
+        size), read as `import_memory` reads a file."""
+        with tempfile.TemporaryDirectory(prefix="graphmem-import-") as folder:
+            path = Path(folder) / "import"
+            path.write_text(data, encoding="utf-8")
+            return self.import_memory(path, mode=mode, format=format, public_key=public_key)
 
     def import_memory(self, source: str | Path, *, mode: str = "auto", format: str = "auto",
                       tenant: bool = False, public_key: str | None = None,

@@ -28,6 +28,7 @@ class Listing:
     active: tuple[Fact, ...]
     flagged: tuple[Fact, ...]
     retired: tuple[Fact, ...]
+    next_cursor: str | None = None
 
     def __str__(self) -> str:
         lines = [f"#{f.id} {f.subject} = {f.value}" + _scope(f) for f in self.active]
@@ -36,11 +37,16 @@ class Listing:
             lines.append("Recently retired:")
             lines += [f"  #{f.id} {f.subject} = {f.value} [{f.status.value}]"
                       for f in self.retired]
+        if self.next_cursor:
+            lines.append(f'More: call again with cursor="{self.next_cursor}".')
         return "\n".join(lines) if lines else "No memories stored."
 
 
 def _scope(f: Fact) -> str:
     return "" if f.scope == "global" else f" ({f.scope})"
+
+
+HOT = (Status.ACTIVE, Status.FLAGGED_CONFLICT)
 
 
 class Reads:
@@ -78,9 +84,18 @@ class Reads:
         return reads.history(self.ctx.graph, self.ctx.key, self.ctx.subject(subject) or "",
                              scope, as_of)
 
-    def list_memories(self) -> Listing:
+    def list_memories(self, window: Window | None = None) -> Listing:
+        """Every active and flagged fact, or with `window` one page of them (the retired
+        ones on the first page only)."""
         self.ctx.require("read")
         graph, key = self.ctx.graph, self.ctx.key
+        if window is not None:
+            page = self.facts_page(FactFilter(statuses=HOT), NOW, window)
+            more = page.cursors[-1] if page.has_next and page.cursors else None
+            retired = () if window.after else tuple(reads.recent_retired(graph, key, 20))
+            return Listing(tuple(f for f in page.items if f.status == Status.ACTIVE),
+                           tuple(f for f in page.items if f.status == Status.FLAGGED_CONFLICT),
+                           retired, more)
         hot = reads.hot(graph, key)
         return Listing(tuple(f for f in hot if f.status == Status.ACTIVE),
                        tuple(f for f in hot if f.status == Status.FLAGGED_CONFLICT),

@@ -42,6 +42,12 @@ class Speaker:
     review: bool = False
 
 
+# A forget is the caller's own instruction: a fact it names without a confidence counts as
+# certain, so the confidence floor does not hold it for review. A fact given to remember
+# without one keeps the missing-confidence default (a change is flagged).
+CERTAIN = 1.0
+
+
 class Writes:
     def __init__(self, ctx: SpaceContext) -> None:
         self.ctx = ctx
@@ -55,11 +61,15 @@ class Writes:
     # ---- structured facts -------------------------------------------------------------
     def _facts(self, call: AuditCall, write: Write) -> list[Result]:
         facts = list(write.facts) if write.facts is not None else None
+        if write.retract and facts is not None:  # a removal may name its fact by id alone
+            facts = [{**f, "action": "RETRACT"} if isinstance(f, Mapping) else f
+                     for f in facts]
         proposals = parse_proposals(facts, self.ctx.schema)
         self._check_size(proposals, write.text)
         if not write.retract:
             return self._write(call, tuple(proposals), write)
-        removals = tuple(p.with_changes(action=Action.RETRACT) for p in proposals)
+        removals = tuple(p.with_changes(action=Action.RETRACT, confidence=(
+            CERTAIN if p.confidence is None else p.confidence)) for p in proposals)
         results = self._write(call, removals, replace(write, source_ref=""))
         return [Result(r.action, r.subject, r.value, r.fact_id, NOTHING_TO_RETRACT)
                 if r.action == Action.SKIP else r for r in results]

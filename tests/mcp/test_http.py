@@ -176,7 +176,10 @@ def test_space_resources_notify_subscribers_when_the_space_changes(
         templates = reader.run(lambda c: c.list_resource_templates()).resource_templates
         assert {t.uri_template for t in templates} == {
             "graphmem://facts/{user_id}/{agent_id}/{run_id}",
-            "graphmem://conflicts/{user_id}/{agent_id}/{run_id}"}
+            "graphmem://conflicts/{user_id}/{agent_id}/{run_id}",
+            "graphmem://fact/{user_id}/{agent_id}/{run_id}/{fact_id}",
+            "graphmem://conflict/{user_id}/{agent_id}/{run_id}/{conflict_id}",
+            "graphmem://entity/{user_id}/{agent_id}/{run_id}/{type}/{name}"}
 
         async def changed(client: Any) -> Any:
             import anyio

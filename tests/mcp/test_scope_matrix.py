@@ -63,6 +63,25 @@ def arguments(ids: dict[str, Any]) -> dict[str, dict[str, Any]]:
         "set_reconcile_policy": {"mode": "AUTHORITY", "authority": {"crm": 1}},
         "verify_audit": {},
         "verify_receipt": {"receipt": ids["receipt"]},
+        "list_facts": {"statuses": ["ACTIVE", "SUPERSEDED"]},
+        "get_fact": {"fact_id": ids["fact"]},
+        "get_conflict": {"conflict_id": ids["conflict"]},
+        "space_stats": {},
+        "list_spaces": {},
+        "search_entities": {"text": "home"},
+        "entity_neighbourhood": {"type": "place", "name": "home"},
+        "entity_history": {"type": "place", "name": "home", "attribute": "home"},
+        "audit_log": {},
+        "export_space": {},
+        "set_retention": {"days": 30},
+        "erase_user": {"user_id": "u"},
+        "erase_tenant": {},
+        "get_entity": {"type": "place", "name": "home"},
+        "vocabulary": {},
+        "create_entity": {"type": "place", "name": "elsewhere"},
+        "get_receipt": {"receipt_id": ids["receipt"].get("receipt", {}).get("id", "r")},
+        "import_space": {"data": "{}"},
+        "fsck": {},
     }
 
 
@@ -102,6 +121,9 @@ def test_a_key_of_one_space_is_denied_every_other_space_as_over_graphql(
             if TOOLS[tool].reach == "space":
                 assert re.fullmatch(r"Access denied: space 'u/default/default' is outside"
                                     r" 'key-\w+''s allowed spaces", said), (tool, said)
+            elif TOOLS[tool].reach == "user":
+                assert re.fullmatch(r"Access denied: \w+ acts on every space of user 'u';"
+                                    r" 'key-\w+' is not allowed all of them", said), (tool, said)
             else:
                 assert said.startswith("Access denied:") and "whole tenant" in said, (tool, said)
     graphql = api.gql(scoped, '{ stats(space: "u") { active } }')

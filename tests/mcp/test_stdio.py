@@ -23,7 +23,10 @@ TOOLS = sorted([
     "confirm_change", "reject_change", "list_conflicts", "resolve_conflict",
     "dismiss_conflict", "get_reconcile_policy", "set_reconcile_policy", "attest",
     "export_public_key", "verify_receipt", "verify_audit", "delete", "delete_all",
-    "purge_expired"])
+    "purge_expired", "list_facts", "get_fact", "get_conflict", "space_stats", "list_spaces",
+    "search_entities", "entity_neighbourhood", "entity_history", "audit_log", "export_space",
+    "set_retention", "erase_user", "erase_tenant", "get_entity", "vocabulary", "create_entity",
+    "get_receipt", "import_space", "fsck"])
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +92,9 @@ def test_remember_recall_history_forget_history_match_the_python_api(
     before = session.call("history", {"subject": "state", "user_id": u})
     assert text_of(before) == str(mem.history("state")) == (
         "History for 'state' (oldest → newest):\n  1. Redux [SUPERSEDED]\n  2. Zustand [ACTIVE]")
-    assert before.structured_content == jsonable(mem.history("state"))
+    assert before.structured_content is not None
+    assert before.structured_content["history"] == jsonable(mem.history("state"))
+    assert before.structured_content["next_cursor"] is None
 
     gone = fact("state", "Zustand", confidence=0.95)
     forgot = session.text("forget", {"facts": [gone], "user_id": u})
@@ -189,7 +194,7 @@ def test_conflicts_are_listed_resolved_and_dismissed_as_the_python_api_does(
         assert written == "\n".join(str(r) for r in twin.remember_facts(both))
         conflict, twin_conflict = mem.review.conflicts("open")[0], twin.review.conflicts("open")[0]
         listed = session.text("list_conflicts", {"user_id": u})
-        facts = ", ".join(f"#{f}" for f in conflict.fact_ids)
+        facts = ", ".join(f"#{f}" for f in sorted(conflict.fact_ids))
         assert listed == (f"{conflict.id} [open] ambiguity ({conflict.severity}): {facts}"
                           f" — {conflict.note}")
         if settle == "resolve":
