@@ -1,5 +1,7 @@
-// A page of a space's facts in recording order, (recorded_at, id): after $after, or reading
-// backwards the ones just before $before, under every filter of the facts read. The block
+// A page of a space's facts in recording order, (recorded_at, id), after $after, under every
+// filter of the facts read; facts/page_back reads backwards from $before. The seek on the
+// (space, recorded_at) index hands the facts over in that order, so a page reads about as
+// many facts as it returns (plus those the filters drop), however large the space. The block
 // between `filter` and `end filter` is facts/count's too (a test keeps them equal).
 // $as_of: memory as it stood then: the facts recorded by then, each with the status it had
 // (retired by then: its retired status; held from before then: ACTIVE; else FLAGGED_CONFLICT).
@@ -10,6 +12,9 @@
 // one); $pending keeps the proposals of a confirm-gate conflict open then. Columns are the
 // ones row_to_fact reads (never the search text), with held_from and valid_to_at for as_it_stood.
 MATCH (f:Fact {space: $space})
+USING INDEX f:Fact(space, recorded_at)
+WHERE f.recorded_at >= coalesce($after[0], datetime('0001-01-01T00:00:00Z')) AND NOT $backward
+WITH f
 // filter
 WHERE ($subject IS NULL OR f.subject = $subject)
   AND ($scope IS NULL OR f.scope = $scope)
@@ -44,8 +49,7 @@ WHERE ($statuses IS NULL OR status IN $statuses)
   AND ($after IS NULL OR [f.recorded_at, f.id] > $after)
   AND ($before IS NULL OR [f.recorded_at, f.id] < $before)
 WITH f
-ORDER BY CASE WHEN $backward THEN null ELSE [f.recorded_at, f.id] END,
-         CASE WHEN $backward THEN [f.recorded_at, f.id] END DESC
+ORDER BY f.space, f.recorded_at, f.id
 LIMIT $limit
 RETURN f {@include(fragments/fact_columns),
           supersedes_ids: COLLECT { MATCH (f)-[:SUPERSEDES]->(old:Fact) RETURN old.id },

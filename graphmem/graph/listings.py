@@ -51,7 +51,8 @@ def as_it_stood(row: dict[str, Any], as_of: datetime | None) -> Fact:
 def fact_page(graph: GraphDriver, space: str, flt: FactFilter, when: When,
               window: Window) -> Page[Fact]:
     params = {"space": space, **flt.params(when)}
-    rows = read_one(graph, "facts/page", **params, **window.params())
+    statement = "facts/page_back" if window.backward else "facts/page"
+    rows = read_one(graph, statement, **params, **window.params())
     facts = [as_it_stood(r["fact"], when.as_of) for r in rows]
     total = count(graph, "facts/count", params) if window.count else None
     return window.page(facts, fact_key, total)

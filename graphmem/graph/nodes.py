@@ -135,6 +135,7 @@ class FactNode(GraphNode):
         ("space", "message_key"),
         ("space", "category", "status"),
         ("space", "subject"),
+        ("space", "recorded_at"),
     )
     uid = StringProperty(db_property="id", unique_index=True, required=True)
     space = StringProperty(index=True, required=True)

@@ -25,15 +25,17 @@ from graphmem.mcp.args import (
     UserId,
 )
 from graphmem.mcp.calls import call, space_of
-from graphmem.mcp.pages import LIMIT, Cursor, Limit, listed
+from graphmem.mcp.pages import LIMIT, Cursor, Limit, Listed, listed
 from graphmem.mcp.registry import tool
 from graphmem.model import Fact, When
 from graphmem.model.history import History
+from graphmem.model.listings import FactFilter
 from graphmem.model.paths import StartSpec
 from graphmem.model.requests import Write
 from graphmem.service.memory import GraphMem
 
 D = "default"
+VALID_AT_SHOWN = 200  # facts recall lists for valid_at; list_facts pages past them
 
 
 @tool("write", title="Remember a message")
@@ -96,25 +98,30 @@ async def recall(ctx: Context[Any, Any], question: Question, explain: bool = Fal
     """Answer a question from the space's current facts (one model call; without a model,
     the ranked facts). `explain` lists the facts behind the answer; `as_of` answers from what
     memory held then; `include_history` adds retired facts tagged (history); `valid_at` lists
-    the facts that were true in the world at that time instead of answering.
+    the facts that were true in the world at that time (the first 200) instead of answering.
     E.g. {"question": "Which database do we use?", "explain": true}."""
     space = space_of(user_id, agent_id, run_id)
     if valid_at is not None:
-        at = valid_at
+        when = When(as_of=as_of, valid_at=valid_at)
         return await call(ctx, "recall", space,
-                          lambda mem: mem.active(as_of=as_of, valid_at=at),
-                          lambda facts: _valid_at_text(facts, at.isoformat()))
+                          lambda mem: listed(mem.records.page(FactFilter(), when,
+                                                              first=VALID_AT_SHOWN,
+                                                              count=False)),
+                          lambda found: _valid_at_text(found, valid_at.isoformat()))
     categories = critical_categories
     return await call(ctx, "recall", space, lambda mem: mem.recall(
         question, explain=explain, include_history=include_history, as_of=as_of,
         critical_categories=categories), model_calls=1)
 
 
-def _valid_at_text(facts: list[Fact], at: str) -> str:
-    if not facts:
+def _valid_at_text(found: Listed[Fact], at: str) -> str:
+    if not found.items:
         return f"No fact was valid at {at}."
-    return "\n".join([f"Facts valid at {at}:", *(f"• #{f.id} {f.subject} = {f.value}"
-                                                   for f in facts)])
+    lines = [f"Facts valid at {at}:", *(f"• #{f.id} {f.subject} = {f.value}"
+                                       for f in found.items)]
+    if found.next_cursor:
+        lines.append(f'More: list_facts with valid_at and cursor="{found.next_cursor}".')
+    return "\n".join(lines)
 
 
 @tool("read", title="Recall related", read_only=True)

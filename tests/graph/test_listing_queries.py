@@ -22,6 +22,7 @@ def block(name: str) -> str:
 
 @pytest.mark.parametrize(("page", "count"), [
     ("facts/page", "facts/count"),
+    ("facts/page_back", "facts/count"),
     ("facts/history_page", "facts/history_count"),
     ("entities/history_page", "entities/history_count"),
     ("conflicts/page", "conflicts/count"),
@@ -33,6 +34,7 @@ def test_a_page_and_its_count_share_one_filter(page: str, count: str) -> None:
 
 @pytest.mark.parametrize(("name", "expected"), [
     ("facts/page", {"space", *FactFilter().params(When()), *PAGE}),
+    ("facts/page_back", {"space", *FactFilter().params(When()), *PAGE}),
     ("facts/count", {"space", *FactFilter().params(When())}),
     ("facts/history_page", {"space", "subject", "scope", "believed", *TIMES, *PAGE}),
     ("facts/history_count", {"space", "subject", "scope", "believed", *TIMES}),
@@ -60,7 +62,8 @@ def test_time_travel_rules_are_the_same_text_everywhere() -> None:
     status = ("CASE WHEN $as_of IS NULL OR f.retired_at <= $as_of THEN f.status\n")
     validity = ("AND coalesce(f.valid_to_at, CASE WHEN f.valid_to = f.retired_at THEN"
                 " f.retired_at END)")
-    for name in ("facts/page", "spaces/stats", "recall/check_subjects"):
+    for name in ("facts/page", "facts/page_back", "spaces/stats", "recall/check_subjects"):
         assert status in query(name).replace("             WHEN", "          WHEN"), name
-    for name in ("facts/page", "facts/history_page", "entities/history_page", "spaces/stats"):
+    for name in ("facts/page", "facts/page_back", "facts/history_page",
+                 "entities/history_page", "spaces/stats"):
         assert validity in query(name), name

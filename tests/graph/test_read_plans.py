@@ -11,6 +11,8 @@ import pytest
 
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.statements import query
+from graphmem.model import When
+from graphmem.model.listings import FactFilter
 
 AT = datetime(2026, 1, 1, tzinfo=UTC)
 READS: list[tuple[str, dict[str, Any]]] = [
@@ -42,3 +44,27 @@ def test_read_statements_seek_an_index(plan_graph: GraphDriver, name: str,
     ops = _operators(plan)
     assert any("IndexSeek" in op for op in ops), ops
     assert not ops & {"NodeByLabelScan", "AllNodesScan"}, ops
+
+
+def _details(plan: Any) -> list[str]:
+    found = [str(plan["args"].get("Details", ""))]
+    for child in plan.get("children", []):
+        found += _details(child)
+    return found
+
+
+@pytest.mark.parametrize("name", ["facts/page", "facts/page_back"])
+def test_a_page_of_facts_comes_in_index_order_without_sorting_the_space(
+        plan_graph: GraphDriver, name: str) -> None:
+    """A listing's page reads the facts in recording order from the (space, recorded_at)
+    index and stops at its limit: no sort of every fact of the space, whatever its size."""
+    params = {"space": "s", **FactFilter().params(When()), "after": None, "before": None,
+              "backward": name.endswith("back"), "limit": 51}
+    with plan_graph.session() as session:
+        plan = session.run("EXPLAIN " + query(name), params).consume().plan
+    assert plan is not None
+    ops = _operators(plan)
+    assert "NodeIndexSeek" in ops or "NodeIndexSeekByRange" in ops, ops
+    assert any("Fact(space, recorded_at)" in d for d in _details(plan)), [
+        d for d in _details(plan) if "INDEX" in d]
+    assert not ops & {"Sort", "Top", "NodeByLabelScan", "AllNodesScan"}, ops

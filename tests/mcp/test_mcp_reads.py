@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import uuid
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -76,6 +77,11 @@ def test_list_facts_walks_every_page_to_what_graphql_lists(api: Api, runtime: Ru
         assert first.structured_content["next_cursor"]
         history = session.call("history", {"subject": "s0", "user_id": u, "limit": 1})
         assert "1. v0 [SUPERSEDED]" in text_of(history) and MORE.search(text_of(history))
+        then = session.text("recall", {"question": "What held?", "user_id": u,
+                                       "valid_at": "2999-01-01T00:00:00+00:00"})
+        true_then = GraphMem(Space(tenant, u), runtime=runtime).active(
+            valid_at=datetime(2999, 1, 1, tzinfo=UTC))
+        assert then.splitlines()[1:] == [f"• #{f.id} {f.subject} = {f.value}" for f in true_then]
         stats = json.loads(session.text("space_stats", {"user_id": u}))
         assert (stats["active"], stats["superseded"]) == (23, 1)
 
