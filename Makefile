@@ -16,6 +16,8 @@
 #                same workers, then each test that failed even once with its failure count
 #   make ui      the web UI and GraphQL IDE: `npm ci` from ui/package-lock.json, then the
 #                build into ui/dist (needs Node.js 20.19+ and npm)
+#   make test-routing  the same tests through `neo4j://` (the routing driver a cluster needs)
+#                against the suite's own managed server (scripts/test-routing.sh)
 #   make test-docker  the same tests against the official neo4j:5.26 and postgres:16 images
 #                (testcontainers; needs a running Docker engine and stops at once without one)
 #   make lint    ruff, mypy --strict and the import-linter contracts (scripts/lint.sh)
@@ -58,7 +60,7 @@ UI_SOURCES := $(shell find ui/src ui/index.html ui/ide.html ui/vite.config.ts ui
 UI_BUNDLE := ui/dist/index.html
 UI_MODULES := ui/node_modules/.package-lock.json
 
-.PHONY: setup run test test-repeat test-docker test-postgres neo4j-jars lint stop compose help ui \
+.PHONY: setup run test test-repeat test-routing test-docker test-postgres neo4j-jars lint stop compose help ui \
 	ui-if-missing reference-vectors test-sentence-transformers docs
 
 help:
@@ -121,6 +123,9 @@ ui-if-missing:
 	else echo "Node.js/npm not found: serving without the web UI (/ui/ says how to build it)" >&2; fi
 # Neither the managed Neo4j nor the local Postgres: tests/support/containers.py starts both
 # images when a test first needs them and removes them at the end.
+test-routing: $(DEV_STAMP) neo4j-jars ui test-postgres
+	BIN=$(BIN) scripts/test-routing.sh -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+
 test-docker: $(DEV_STAMP)
 	GRAPHMEM_TEST_DOCKER=1 $(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 

@@ -29,11 +29,14 @@ Tests that use these fixtures are marked automatically (`neo4j`, `postgres`), so
 from __future__ import annotations
 
 import os
+import random
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit, urlunsplit
 
+import neo4j._sync.io._pool
+import neo4j._sync.work.session
 import pytest
 
 from graphmem.errors import GraphMemError
@@ -48,6 +51,12 @@ from graphmem.settings import Settings, load_settings
 
 from support import isolation
 from support.containers import docker_mode, require_engine, start_neo4j, start_postgres
+
+# The routing driver (neo4j://) picks a server, and jitters its retries, with the global
+# `random` from any thread; Hypothesis fails a test whose global random state moves while
+# it draws. The driver gets a Random of its own in the tests.
+neo4j._sync.io._pool.choice = random.Random().choice  # type: ignore[attr-defined]
+neo4j._sync.work.session.random = random.Random().random  # type: ignore[attr-defined]
 
 pytest_plugins = ["support.memory_fixtures", "support.llm_fixtures", "support.mirror_fixtures",
                   "support.schema_probe", "support.plan_fixtures", "support.flake_report"]

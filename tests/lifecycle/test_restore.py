@@ -124,7 +124,9 @@ def test_cli_restores_an_empty_database(private_neo4j: Settings) -> None:
            "GRAPHMEM_NEO4J_HTTP_PORT": str(private_neo4j.neo4j_http_port),
            "GRAPHMEM_DATABASE_URL": private_neo4j.relational_url,
            "GRAPHMEM_EMBEDDING_BASE_URL": str(private_neo4j.embedding_base_url)}
-    env.pop("GRAPHMEM_NEO4J_URI", None)
+    for name in ("GRAPHMEM_NEO4J_URI", "GRAPHMEM_NEO4J_USER", "GRAPHMEM_NEO4J_PASSWORD",
+                 "GRAPHMEM_NEO4J_DATABASE"):  # the private server's own, from its home
+        env.pop(name, None)
     cli = [sys.executable, "-c", "from graphmem.cli import main; main()", "graph", "restore"]
     refused = subprocess.run(cli, env=env, capture_output=True, text=True, check=False,
                              timeout=300)
