@@ -25,3 +25,4 @@ class RequestContext:
     credential: str | None = None  # the `Authorization` value, checked again on WebSockets
     limiter: RateLimiter | None = None
     loaders: dict[tuple[Any, ...], Any] = field(default_factory=dict)
+    consistency: str | None = None  # the `Graphmem-Consistency` header: reads wait for it

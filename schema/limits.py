@@ -36,7 +36,9 @@ from graphql.language.parser import parse
 from graphql.validation import ASTValidationRule
 from strawberry.extensions import SchemaExtension
 from strawberry.schema.schema import validate_document
+from strawberry.types.graphql import OperationType
 
+from graphmem import consistency
 from graphmem.errors import InvalidInput
 from graphmem.schema.deadline import TooSlow, within
 from graphmem.schema.lanes import HEAVY_CHARS, Lanes, elsewhere, runs_elsewhere
@@ -242,6 +244,8 @@ class QueryLimits(SchemaExtension):
     def __init__(self, documents: Documents) -> None:
         self.documents = documents
         self._checked: Checked | None = None
+        self._after: str | None = None
+        self._token: str | None = None
 
     async def on_parse(self) -> AsyncIterator[None]:
         if self.execution_context.graphql_document is None:
@@ -257,6 +261,14 @@ class QueryLimits(SchemaExtension):
         checked = self._checked or await self._check()  # a document parsed elsewhere too
         if checked is not None and ctx.pre_execution_errors is None:
             ctx.pre_execution_errors = _fresh(checked.errors) or self._over_budget(checked)
+        token = getattr(ctx.context, "consistency", None)
+        if token and not ctx.pre_execution_errors:
+            try:
+                consistency.decode(token)
+                self._after = token
+            except InvalidInput as e:
+                ctx.pre_execution_errors = [GraphQLError(
+                    str(e), extensions={"code": "BAD_USER_INPUT"})]
         yield
 
     def _over_budget(self, checked: Checked) -> list[GraphQLError]:
@@ -271,13 +283,21 @@ class QueryLimits(SchemaExtension):
         return [GraphQLError(refused, extensions={"code": "RATE_LIMITED"})]
 
     async def on_execute(self) -> AsyncIterator[None]:
-        """A heavy query or mutation waits for a lane and executes off the event loop."""
+        """A heavy query or mutation waits for a lane and executes off the event loop; the
+        operation's reads wait for the request's consistency token, and a mutation's writes'
+        token is the response's `extensions.consistencyToken`."""
         ctx, checked, lanes = self.execution_context, self._checked, self.documents.lanes
-        if (checked is not None and ctx.result is None and runs_elsewhere(ctx)
-                and lanes.heavy(checked.cost, ctx.query, ctx.variables)):
-            async with lanes.lane(_gauge(ctx.context)):
-                ctx.result = await elsewhere(ctx)
-        yield
+        with consistency.tracking(self._after) as tracker:
+            if (checked is not None and ctx.result is None and runs_elsewhere(ctx)
+                    and lanes.heavy(checked.cost, ctx.query, ctx.variables)):
+                async with lanes.lane(_gauge(ctx.context)):
+                    ctx.result = await elsewhere(ctx)
+            yield
+        if ctx.operation_type == OperationType.MUTATION:  # a read's own upkeep is no write
+            self._token = tracker.token()
+
+    def get_results(self) -> dict[str, Any]:
+        return {"consistencyToken": self._token} if self._token else {}
 
     async def _check(self) -> Checked | None:
         ctx = self.execution_context

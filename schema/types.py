@@ -125,6 +125,9 @@ class RememberResult:
     message: str
     collisions: list[Collision]
     _space: strawberry.Private[str]
+    consistency_token: str | None = strawberry.field(
+        default=None, description="Send it back as the `Graphmem-Consistency` header and"
+                                  " the reads of that request see this write, on any host.")
 
     @field("The fact stored (or refined, or kept on a DEDUP).")
     async def fact(self, info: GraphInfo) -> Fact | None:
@@ -137,6 +140,7 @@ class RememberResult:
     def from_model(cls, r: model.Result, space: str) -> RememberResult:
         return cls(action=r.action, subject=r.subject, value=r.value, fact_id=_id(r.fact_id),
                    conflict_id=_id(r.conflict_id), message=r.message, _space=space,
+                   consistency_token=r.consistency_token,
                    collisions=[Collision(fact_id=strawberry.ID(str(c["fact_id"])),
                                          subject=str(c["subject"]), value=str(c["value"]),
                                          shared=[str(s) for s in c["shared"]],

@@ -11,6 +11,7 @@ import neo4j
 from neo4j import GraphDatabase, ManagedTransaction, Session
 from neo4j.exceptions import AuthError, ClientError, Neo4jError, ServiceUnavailable
 
+from graphmem import consistency
 from graphmem.errors import ConfigError, InvalidInput, Neo4jUnavailable
 from graphmem.graph.statements import query
 from graphmem.settings import Settings
@@ -73,12 +74,21 @@ class GraphDriver:
 
     @contextmanager
     def session(self, **kwargs: Any) -> Iterator[Session]:
+        """A session; inside `consistency.tracking(token)` it first waits for the state the
+        token names (on whichever server the driver routes it to)."""
+        tracker = consistency.current()
+        if tracker is not None and tracker.after and "bookmarks" not in kwargs:
+            kwargs["bookmarks"] = neo4j.Bookmarks.from_raw_values(tracker.after)
         try:
             with self._driver.session(database=self.database, **kwargs) as session:
                 yield session
         except (ServiceUnavailable, AuthError, neo4j.exceptions.SessionExpired) as e:
             raise unavailable(self.settings, e) from e
         except ClientError as e:
+            if (e.code or "").endswith("InvalidBookmark"):
+                raise InvalidInput("the consistency token names a state this database does"
+                                   " not know: pass back a token a write to it returned"
+                                   ) from e
             if e.code and "DatabaseNotFound" in e.code:
                 raise ConfigError(
                     f"Neo4j has no database {self.database!r}: check GRAPHMEM_NEO4J_DATABASE"
@@ -121,8 +131,7 @@ class GraphDriver:
         the first attempt's failure is raised as it is."""
         try:
             with self.session(max_transaction_retry_time=0.0) as session, _pipelined(session):
-                run_tx = session.execute_write if write else session.execute_read
-                return run_tx(fn, *args)
+                return _transaction(session, fn, args, write)
         except Neo4jUnavailable:
             self.verify()
             if not retry:
@@ -134,8 +143,19 @@ class GraphDriver:
                 raise
             log.warning("transaction failed and will be retried: %s", e.code or e)
         with self.session() as session, _pipelined(session):
-            run_tx = session.execute_write if write else session.execute_read
-            return run_tx(fn, *args)
+            return _transaction(session, fn, args, write)
+
+
+def _transaction(session: Session, fn: Callable[..., T], args: tuple[Any, ...],
+                 write: bool) -> T:
+    """One managed transaction; a write's bookmarks go to the call's consistency tracker."""
+    if not write:
+        return session.execute_read(fn, *args)
+    result = session.execute_write(fn, *args)
+    tracker = consistency.current()
+    if tracker is not None:
+        tracker.wrote(session.last_bookmarks().raw_values)
+    return result
 
 
 # Neo4j's refusals of a transaction's memory: the pool (dbms.memory.transaction.total.max)

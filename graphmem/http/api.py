@@ -49,10 +49,12 @@ async def context_for(request: Request | WebSocket) -> RequestContext:
                           feed=state.feed(scope), metrics=state.metrics(scope),
                           principal=state.principal(scope), request_id=state.request_id(scope),
                           client=str(client[0]), credential=state.credential(scope),
-                          limiter=state.limiter(scope))
+                          limiter=state.limiter(scope),
+                          consistency=request.headers.get(CONSISTENCY_HEADER))
 
 
 log = logging.getLogger("graphmem.api")
+CONSISTENCY_HEADER = "graphmem-consistency"
 LOCAL_MODE_WARNING = (
     "GRAPHMEM_AUTH_REQUIRED=off: keyless callers on this machine act as admin of the"
     " `default` tenant (loopback only, no proxy, no browser page of another origin); never"

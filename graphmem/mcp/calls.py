@@ -18,7 +18,7 @@ import pydantic_core
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult, TextContent
 
-from graphmem import admission
+from graphmem import admission, consistency
 from graphmem.errors import AccessDenied, GraphMemError, Unauthenticated
 from graphmem.mcp import errors
 from graphmem.mcp.host import Host, Who
@@ -30,6 +30,8 @@ from graphmem.service.memory import GraphMem
 from graphmem.service.model_budget import payer
 
 T = TypeVar("T")
+# A call's `_meta` key naming a write's consistency token: its reads wait for that state.
+CONSISTENCY_META = "graphmem/consistency"
 Work = Callable[[GraphMem], T]
 
 
@@ -101,8 +103,10 @@ async def call(ctx: Context[Any, Any], operation: str, raw_space: str | None,
         return failed(errors.message(e, operation, who.request_id))
     started = time.perf_counter()
     outcome = "ok"
+    meta = ctx.request_context.meta or {}
+    after = meta.get(CONSISTENCY_META) if isinstance(meta, dict) else None
     try:
-        result = await anyio.to_thread.run_sync(_run, admitted, host, work)
+        result = await anyio.to_thread.run_sync(_run, admitted, host, work, after)
     except Exception as e:  # every failure becomes one line for the client
         outcome = errors.outcome(e)
         return failed(errors.message(e, operation, who.request_id))
@@ -113,7 +117,8 @@ async def call(ctx: Context[Any, Any], operation: str, raw_space: str | None,
     return answer(result, text(result) if text is not None else None)
 
 
-def _run(admitted: Admitted, host: Host, work: Work[T]) -> T:
-    return admission.run(lambda: work(admitted.memory(host.runtime)))
+def _run(admitted: Admitted, host: Host, work: Work[T], after: Any) -> T:
+    with consistency.tracking(str(after) if after is not None else None):
+        return admission.run(lambda: work(admitted.memory(host.runtime)))
 
 

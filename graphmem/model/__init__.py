@@ -334,6 +334,7 @@ class Result:
     message: str = ""
     conflict_id: str | None = None
     collisions: tuple[dict[str, Any], ...] = ()
+    consistency_token: str | None = None  # a read given it back sees this write
 
     def __str__(self) -> str:
         return self.message

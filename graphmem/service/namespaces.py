@@ -11,11 +11,13 @@ from __future__ import annotations
 import io
 import tempfile
 from collections.abc import Callable, Iterable, Mapping
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import IO, Any, TypeVar
 
+from graphmem import consistency
 from graphmem.errors import InvalidInput
 from graphmem.graph import projection
 from graphmem.lifecycle import fsck
@@ -249,6 +251,11 @@ class RecordsDesk(_Namespace):
                       ) -> dict[str, Fact]:
         """For each fact id, the fact that superseded (or the tombstone that retracted) it."""
         return self._run("superseded_by", lambda call: self._reads.superseded_by(ids, as_of))
+
+    def read_after(self, token: str) -> AbstractContextManager[consistency.Tracker]:
+        """Reads inside the block first wait for the state a write's `consistency_token`
+        names, on whichever server serves them: read-your-writes across hosts."""
+        return consistency.tracking(after=token)
 
     def list_memories(self, *, first: int | None = None, after: str | None = None) -> Listing:
         """Active and flagged facts, then the 20 most recently retired; with `first` one

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from graphmem import consistency
 from graphmem.errors import AccessDenied, InvalidInput, LLMUnavailable
 from graphmem.graph import spaces
 from graphmem.model import Action, Policy, Proposal, Result, Status, claimed
@@ -101,9 +102,11 @@ class Writes:
             check_text(write.source, "source")
             return []
         req = self.checked(proposals, write)
-        results = ctx.write(call, write_proposals, req)
+        with consistency.tracking() as tracker:
+            results = ctx.write(call, write_proposals, req)
         self.index(written_ids(results))
-        return results
+        token = tracker.token()
+        return [replace(r, consistency_token=token) for r in results] if token else results
 
     def checked(self, proposals: tuple[Proposal, ...], write: Write = NO_MESSAGE,
                 at: datetime | None = None) -> WriteRequest:
