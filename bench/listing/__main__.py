@@ -17,14 +17,13 @@ import argparse
 import asyncio
 import os
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
 
 from mcp import Client, StdioServerParameters
 
-from bench.api.__main__ import PEPPER
+from bench.api.__main__ import PEPPER, open_scratch
 from bench.load.__main__ import RECALL_TENANT, recall_space
 from bench.mcp.__main__ import env_for
 from bench.results import median, write_section
@@ -32,8 +31,6 @@ from graphmem import GraphMem
 from graphmem.auth import KeyStore
 from graphmem.model import Space
 from graphmem.model.listings import FactFilter
-from graphmem.runtime import Runtime
-from graphmem.settings import load_settings
 
 
 def walk_python(mem: GraphMem, limit: int) -> list[float]:
@@ -79,10 +76,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--limit", type=int, default=200, help="facts a page")
     args = parser.parse_args(argv)
 
-    workdir = Path(tempfile.mkdtemp(prefix="bench-listing-"))
-    settings = load_settings(database_url=f"sqlite:///{workdir / 'bench.db'}")
-    runtime = Runtime.open(settings)
-    runtime.migrate()
+    _, runtime = open_scratch("listing")
+    settings = runtime.settings
     space, _ = recall_space(runtime, args.size)
     token = KeyStore(runtime.store, PEPPER.encode()).create(RECALL_TENANT, "reader").token
     mem = GraphMem(Space.parse(f"{RECALL_TENANT}/{space}"), runtime=runtime)

@@ -29,8 +29,7 @@ class Listed(Generic[T]):
 
 
 def listed(page: Page[T]) -> Listed[T]:
-    more = page.has_next and bool(page.cursors)
-    return Listed(page.items, page.cursors[-1] if more else None)
+    return Listed(page.items, page.next_cursor)
 
 
 def page_text(line: Callable[[T], str], empty: str) -> Callable[[Listed[T]], str]:

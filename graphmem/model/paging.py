@@ -170,6 +170,11 @@ class Page(Generic[T]):
     has_previous: bool
     total: int | None = None
 
+    @property
+    def next_cursor(self) -> str | None:
+        """The cursor a forward read of the next page starts after (None on the last)."""
+        return self.cursors[-1] if self.has_next and self.cursors else None
+
     def map(self, convert: Callable[[T], U]) -> Page[U]:
         return Page(tuple(convert(i) for i in self.items), self.cursors, self.has_next,
                     self.has_previous, self.total)

@@ -91,11 +91,10 @@ class Reads:
         graph, key = self.ctx.graph, self.ctx.key
         if window is not None:
             page = self.facts_page(FactFilter(statuses=HOT), NOW, window)
-            more = page.cursors[-1] if page.has_next and page.cursors else None
             retired = () if window.after else tuple(reads.recent_retired(graph, key, 20))
             return Listing(tuple(f for f in page.items if f.status == Status.ACTIVE),
                            tuple(f for f in page.items if f.status == Status.FLAGGED_CONFLICT),
-                           retired, more)
+                           retired, page.next_cursor)
         hot = reads.hot(graph, key)
         return Listing(tuple(f for f in hot if f.status == Status.ACTIVE),
                        tuple(f for f in hot if f.status == Status.FLAGGED_CONFLICT),

@@ -69,8 +69,8 @@ class Writes:
         self._check_size(proposals, write.text)
         if not write.retract:
             return self._write(call, tuple(proposals), write)
-        removals = tuple(p.with_changes(action=Action.RETRACT, confidence=(
-            CERTAIN if p.confidence is None else p.confidence)) for p in proposals)
+        removals = tuple(p.with_changes(confidence=CERTAIN) if p.confidence is None else p
+                         for p in proposals)
         results = self._write(call, removals, replace(write, source_ref=""))
         return [Result(r.action, r.subject, r.value, r.fact_id, NOTHING_TO_RETRACT)
                 if r.action == Action.SKIP else r for r in results]
