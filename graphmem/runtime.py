@@ -31,6 +31,7 @@ if TYPE_CHECKING:  # the model clients import heavy packages: only when first us
     from graphmem.llm import LLM
     from graphmem.mirror.mirror import Mirror
     from graphmem.recall.embed_process import EmbedProcess
+    from graphmem.recall.embed_sweep import EmbedSweep
     from graphmem.recall.embed_worker import EmbedWorker
     from graphmem.recall.retrieve import Ranker
 
@@ -56,6 +57,7 @@ class Runtime:
         self._ranker: Ranker | None = None
         self._embed_worker: EmbedWorker | None = None
         self._embed_process: EmbedProcess | None = None
+        self._embed_sweep: EmbedSweep | None = None
         self.commit_listeners: list[Callable[[str], None]] = []  # told the space of a commit
         self._sources: SourceBook | None = None
 
@@ -153,6 +155,18 @@ class Runtime:
         return EmbedWorker(self.graph, store, self.settings.embed_wait,
                            max_backlog=self.settings.embed_max_backlog, stages=stages)
 
+    def start_embed_sweep(self) -> None:
+        """Server mode: embed, every GRAPHMEM_EMBED_SWEEP_SECONDS, the facts other processes
+        wrote and never embedded (see `recall.embed_sweep`)."""
+        from graphmem.recall.embed_sweep import EmbedSweep
+
+        period = self.settings.embed_sweep_seconds
+        with self._lock:
+            if period and self.settings.embed_background and self._embed_sweep is None:
+                self._embed_sweep = EmbedSweep(
+                    self.graph, lambda space, ids: self.embed_worker.submit(space, ids), period)
+                self._embed_sweep.start()
+
     @property
     def has_embed_worker(self) -> bool:
         return self._embed_worker is not None
@@ -207,6 +221,9 @@ class Runtime:
     def stop_embed_worker(self, timeout: float | None = None) -> None:
         """Embed what is queued (for at most `timeout` seconds, the worker's default when
         None), then stop the worker; a later write starts a new one."""
+        sweep, self._embed_sweep = self._embed_sweep, None
+        if sweep is not None:
+            sweep.stop()
         worker, self._embed_worker = self._embed_worker, None
         if worker is not None:
             if timeout is None:

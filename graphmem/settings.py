@@ -69,6 +69,9 @@ class Settings(BaseSettings):
                                 " child process of each server process, off its interpreter"
                                 " lock (the model is loaded once more there).")
     embed_wait: float = Field(5.0, ge=0, description="How long a ranked read waits for them (s).")
+    embed_sweep_seconds: float = Field(60.0, ge=0, description="How often a server embeds facts"
+                                       " other processes wrote and never embedded (they"
+                                       " died); 0: never.")
     embed_max_backlog: int = Field(100_000, ge=1, description="New facts queued for their"
                                    " vectors at most; past it a write's facts are backfilled"
                                    " later (full-text finds them meanwhile).")
@@ -98,6 +101,9 @@ class Settings(BaseSettings):
     mirror_interval: float = Field(1.0, gt=0, description="Background outbox drain period (s).")
     mirror_batch: int = Field(500, ge=1, le=10_000)
     outbox_keep_seconds: int = Field(86400, ge=0, description="Applied outbox entries kept.")
+    outbox_lease_seconds: float = Field(10.0, gt=0, le=3600, description="How long the host"
+                                        " that wrote an outbox entry has to apply it before"
+                                        " another host's sweep claims its space.")
     change_poll_seconds: float = Field(0.25, gt=0, le=60, description="How often a server"
                                        " with subscribers reads the change log for writes"
                                        " other processes committed (its own wake it at once).")
@@ -131,6 +137,9 @@ class Settings(BaseSettings):
     port: int = Field(8080, ge=1, le=65535)
     max_body: int = Field(1024 * 1024, ge=1024)
     rate_per_min: int = Field(120, ge=1)
+    hosts: int = Field(1, ge=1, le=1000, description="graphmem hosts behind one balancer that"
+                       " spreads requests evenly: each host enforces its share of the"
+                       " per-minute limits (requests, model calls).")
     rate_max_clients: int = Field(100_000, ge=1, description="Rate buckets kept in memory.")
     trusted_proxies: CommaList = Field((), description="Addresses or networks whose"
                                        " X-Forwarded-For is honoured.")

@@ -226,6 +226,17 @@ def claim(graph: GraphDriver, space: str, store: str) -> str:
     return str(rows[0]["store"])
 
 
+def claim_stale(graph: GraphDriver, store: str, holder: str, lease_seconds: float,
+                limit: int = 1000) -> list[str]:
+    """The spaces whose entries waited past the lease, claimed for `holder`'s sweep for as
+    long again (see cypher/outbox/claim_stale.cypher)."""
+    now = datetime.now(UTC)
+    lease = timedelta(seconds=lease_seconds)
+    rows = graph.write("outbox/claim_stale", store=store, holder=holder, now=now,
+                       stale=now - lease, until=now + lease, limit=limit)
+    return [str(r["space"]) for r in rows]
+
+
 def mark_done(graph: GraphDriver, ids: Sequence[str]) -> None:
     graph.write("outbox/mark_done", ids=list(ids), now=datetime.now(UTC))
 

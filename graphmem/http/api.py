@@ -38,7 +38,7 @@ from graphmem.service.access import authenticator
 from graphmem.service.feed import ChangeFeed
 from graphmem.service.metrics import Metrics
 from graphmem.service.model_budget import ModelBudget
-from graphmem.service.rates import RateLimiter
+from graphmem.service.rates import RateLimiter, host_share
 from graphmem.settings import Settings
 
 
@@ -85,7 +85,8 @@ def middleware(settings: Settings) -> list[Middleware]:
                        allow_headers=["Authorization", "Content-Type", "X-Request-ID"],
                        expose_headers=["X-Request-ID", "Retry-After"], max_age=600)
             ] if settings.allowed_origins else []
-    limiter = RateLimiter(settings.rate_per_min, settings.rate_max_clients)
+    limiter = RateLimiter(host_share(settings.rate_per_min, settings.hosts),
+                          settings.rate_max_clients)
     return [
         Middleware(ClientMiddleware, trusted_proxies=settings.trusted_proxies),
         Middleware(RequestIdMiddleware),

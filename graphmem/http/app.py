@@ -19,7 +19,8 @@ from graphmem.settings import Settings, load_settings
 
 def create_app(settings: Settings | None = None) -> Starlette:
     settings = settings or load_settings()
-    budget = ModelBudget(settings.api_model_calls_per_min)  # GraphQL and MCP draw from it
+    # GraphQL and MCP draw from one budget
+    budget = ModelBudget(settings.api_model_calls_per_min, settings.hosts)
     mcp = McpEndpoint(settings, budget)
 
     @asynccontextmanager
@@ -29,6 +30,7 @@ def create_app(settings: Settings | None = None) -> Starlette:
         app.state.runtime = runtime
         api.open_keys(app, runtime)
         runtime.mirror.start()  # drain what a crash left, then follow the outbox
+        runtime.start_embed_sweep()  # and embed what a dead host left without vectors
         try:
             async with mcp.run(app):
                 yield

@@ -5,11 +5,19 @@ Space node): drainers apply only the entries of spaces their store claimed (or n
 so two deployments, or two test runs, that share a Neo4j but not a relational store never
 take one another's entries. In one deployment every process shares the store, and any of
 them may apply any entry.
+
+The process that wrote an entry applies it (with whatever else is pending in its space, in
+order). An entry still pending past GRAPHMEM_OUTBOX_LEASE_SECONDS lost its writer (the host
+died, or cannot reach the relational store): a server's periodic sweep claims its space for
+as long again, so one of the hosts left applies it, and the others leave it alone.
 """
 
 from __future__ import annotations
 
 import logging
+import os
+import secrets
+import socket
 
 from graphmem.graph import outbox
 from graphmem.graph.driver import GraphDriver
@@ -25,12 +33,18 @@ class Claims:
         self._store = store
         self._store_id: str | None = None
         self._seen: set[str] = set()
+        self.holder = f"{socket.gethostname()}/{os.getpid()}/{secrets.token_hex(4)}"
 
     @property
     def store_id(self) -> str:
         if self._store_id is None:
             self._store_id = applying.store_id(self._store)
         return self._store_id
+
+    def stale_spaces(self, lease_seconds: float) -> list[str]:
+        """The spaces whose outbox entries waited past the lease, now claimed for this
+        process's sweep (see cypher/outbox/claim_stale.cypher)."""
+        return outbox.claim_stale(self._graph, self.store_id, self.holder, lease_seconds)
 
     def first_use(self, space: str) -> bool:
         """Claim `space` for this store (see cypher/outbox/claim_space.cypher) unless this

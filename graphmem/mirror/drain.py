@@ -90,6 +90,12 @@ class Drainer:
             if not more:
                 return total
 
+    def sweep(self) -> tuple[int, bool]:
+        """A server's periodic pass: the spaces written here, and those whose entries waited
+        past the lease (claimed for this process; their writer is gone)."""
+        stale = set(self._claims.stale_spaces(self._settings.outbox_lease_seconds))
+        return self.one_pass(stale)
+
     def one_pass(self, spaces: set[str] | None = None, everything: bool = False,
                  mark: bool = False) -> tuple[int, bool]:
         """One pass: the pending entries of the notified (and given) spaces and the queued

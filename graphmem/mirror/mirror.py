@@ -119,6 +119,12 @@ class Mirror:
         relational store fails (nothing is lost: the entries stay pending)."""
         return self._drainer.drain(spaces)
 
+    def sweep(self) -> int:
+        """A server's periodic pass, now: the spaces written here and those whose entries
+        waited past GRAPHMEM_OUTBOX_LEASE_SECONDS (their writer is gone), claimed for this
+        process; returns how many entries it applied."""
+        return self._drainer.sweep()[0]
+
     def mark_applied(self) -> None:
         """Mark done now what this process applied (a background thread does it every
         MARK_EVERY seconds)."""

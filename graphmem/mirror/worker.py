@@ -91,16 +91,18 @@ class Worker:
         self._marks.join(timeout=30)
 
     def _run(self) -> None:
-        pruned_at = full_at = 0.0
+        pruned_at = swept_at = 0.0
+        started = False  # server mode's first pass drains every space
         while not self._stop.is_set():
             self._stop.wait(LINGER)
             self._wake.clear()
-            everything = (self._everything
-                          and time.monotonic() - full_at >= self._settings.mirror_interval)
-            more = self._background_pass(everything)
+            everything = self._everything and not started
+            sweep = (self._everything and started
+                     and time.monotonic() - swept_at >= self._settings.mirror_interval)
+            more = self._background_pass(everything, sweep)
             self._idle()
-            if everything and self.last_error is None:
-                full_at = time.monotonic()
+            if (everything or sweep) and self.last_error is None:
+                started, swept_at = True, time.monotonic()
             if (self._everything and self.last_error is None
                     and time.monotonic() - pruned_at > PRUNE_EVERY):
                 pruned_at = time.monotonic()
@@ -110,11 +112,12 @@ class Worker:
             elif not more:
                 self._wake.wait(self._settings.mirror_interval)
 
-    def _background_pass(self, everything: bool) -> bool:
+    def _background_pass(self, everything: bool, sweep: bool) -> bool:
         """One pass of the worker; returns whether more is waiting. Failures are logged and
         retried every interval."""
         try:
-            _, more = self._drainer.one_pass(everything=everything)
+            _, more = (self._drainer.sweep() if sweep
+                       else self._drainer.one_pass(everything=everything))
         except Exception as e:  # noqa: BLE001 - logged; the outbox keeps every entry
             if str(e) != self.last_error:
                 log.warning("mirror pass failed, the outbox keeps the entries and audit rows"

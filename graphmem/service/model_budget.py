@@ -1,13 +1,13 @@
 """The model calls a key may make a minute (GRAPHMEM_API_MODEL_CALLS_PER_MIN), one budget
 per process that every transport draws from: a key cannot spend its GraphQL budget and then
-as much again over MCP."""
+as much again over MCP. Of GRAPHMEM_HOSTS hosts behind one balancer, each holds its share."""
 
 from __future__ import annotations
 
 import math
 
 from graphmem.errors import RateLimited
-from graphmem.service.rates import RateLimiter
+from graphmem.service.rates import RateLimiter, host_share
 
 
 def payer(key_id: str | None, otherwise: str) -> str:
@@ -17,9 +17,9 @@ def payer(key_id: str | None, otherwise: str) -> str:
 
 
 class ModelBudget:
-    def __init__(self, per_minute: int) -> None:
+    def __init__(self, per_minute: int, hosts: int = 1) -> None:
         self.per_minute = per_minute
-        self._limiter = RateLimiter(per_minute)
+        self._limiter = RateLimiter(host_share(per_minute, hosts))
 
     def refusal(self, who: str, calls: int) -> str | None:
         """None when `calls` are taken from `who`'s budget (a key id, or without one the

@@ -4,6 +4,7 @@ client's /64, a key id), bounded, shared by HTTP requests and WebSocket operatio
 from __future__ import annotations
 
 import ipaddress
+import math
 import time
 from collections import OrderedDict
 from dataclasses import dataclass
@@ -54,6 +55,13 @@ class RateLimiter:
 
     def __len__(self) -> int:
         return len(self._buckets)
+
+
+def host_share(per_minute: int, hosts: int) -> int:
+    """This host's part of a deployment-wide per-minute limit: a balancer that spreads
+    requests evenly over `hosts` hosts lets through the whole limit, and no more, with every
+    bucket held in memory (GRAPHMEM_HOSTS)."""
+    return max(1, math.ceil(per_minute / hosts))
 
 
 def client_bucket(address: str) -> str:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from graphmem.http.limits import LimitsMiddleware
+from graphmem.service.model_budget import ModelBudget
 from graphmem.service.rates import RateLimiter
 
 from support.api_support import Api, codes
@@ -65,3 +66,22 @@ def test_a_key_is_limited_across_every_address_it_comes_from(
     assert answers[:5] == [200] * 5 and answers[5:] == [429] * 3
     # the addresses themselves are not spent: another key from one of them still works
     assert statuses(proxied, [spread[0]], proxied.key("reader")) == [200]
+
+
+def test_each_of_several_hosts_enforces_its_share_of_the_limit(
+        serve_api: Callable[..., Api]) -> None:
+    """GRAPHMEM_HOSTS=3 behind a balancer that spreads requests evenly: 9 a minute in all
+    is 3 on each host, so the three together let through the whole limit and no more."""
+    hosts = [serve_api(own=True, rate_per_min=9, hosts=3) for _ in range(3)]
+    assert {limiter_of(h).per_minute for h in hosts} == {3}
+    answers = [statuses(hosts[n % 3], ["203.0.113.7"])[0] for n in range(12)]
+    assert answers.count(429) == 3
+    assert answers[:9] == [401] * 9
+
+
+def test_each_of_several_hosts_holds_its_share_of_a_keys_model_call_budget() -> None:
+    budget = ModelBudget(30, hosts=3)
+    allowed = [budget.refusal("key:k1", 1) is None for _ in range(11)]
+    assert allowed == [True] * 10 + [False]
+    refusal = budget.refusal("key:k1", 1)
+    assert refusal is not None and "at most 30 model calls a minute" in refusal
