@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -21,32 +20,13 @@ import yaml
 
 from graphmem.settings import load_settings
 
+from support.compose import compose_or_skip, generated_env
+
 ROOT = Path(__file__).resolve().parents[1]
 COMPOSE = ROOT / "docker-compose.yml"
 DOCKERFILE = ROOT / "Dockerfile"
 _DEFAULTED = re.compile(r"\$\{([A-Z_][A-Z0-9_]*):-([^}]*)\}")
 _REQUIRED = re.compile(r"\$\{([A-Z_][A-Z0-9_]*):\?([^}]*)\}")
-SCRIPT = ROOT / "scripts" / "compose-env.sh"
-
-
-def compose_cli() -> list[str] | None:
-    """`docker compose` (v2 plugin) or `docker-compose`, whichever answers `version`."""
-    for cli in (["docker", "compose"], ["docker-compose"]):
-        if shutil.which(cli[0]) is None:
-            continue
-        probe = subprocess.run([*cli, "version"], capture_output=True, check=False, timeout=60)
-        if probe.returncode == 0:
-            return cli
-    return None
-
-
-def generated_env(tmp: Path) -> dict[str, str]:
-    """What scripts/compose-env.sh writes into a fresh .env."""
-    env_file = tmp / ".env"
-    subprocess.run(["bash", str(SCRIPT), str(env_file)], check=True, capture_output=True,
-                   timeout=60)
-    lines = env_file.read_text().splitlines()
-    return dict(line.split("=", 1) for line in lines if line)
 
 
 def resolve(value: Any, env: dict[str, str]) -> str:
@@ -60,14 +40,7 @@ def resolve(value: Any, env: dict[str, str]) -> str:
 
 @pytest.fixture(scope="module")
 def cli() -> list[str]:
-    """The Compose command; a skip with the reason where there is none (a failure in CI)."""
-    found = compose_cli()
-    if found is not None:
-        return found
-    why = "neither `docker compose` nor `docker-compose` answers `version`"
-    if os.environ.get("CI"):
-        pytest.fail(f"CI installs Compose (.ci/run), yet {why}", pytrace=False)
-    pytest.skip(f"Compose's own validation of docker-compose.yml needs Compose: {why}")
+    return compose_or_skip("docker-compose.yml")
 
 
 @pytest.fixture(scope="module")

@@ -1,0 +1,219 @@
+"""Three graphmem hosts behind nginx, over one Neo4j and one Postgres, sharing nothing else:
+writes stream in through the balancer with the real model, one host is SIGKILLed mid-load and
+started again, and then every acknowledged write is there once, one value per slot, the
+mirror equals the graph, the audit chain verifies from every host's home, every fact has its
+vector, a subscription on one host hears a write made through another, and a key revoked
+through one host is refused by all of them within GRAPHMEM_API_KEY_CACHE_SECONDS."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import httpx
+import pytest
+
+from graphmem.auth import KeyStore
+from graphmem.graph.driver import GraphDriver
+from graphmem.mirror import migrations as store_migrations
+from graphmem.mirror.db import RelationalStore
+from graphmem.settings import Settings
+
+from support import isolation
+from support.fleet import Fleet, Host
+from support.live_events import Socket
+from support.mirror_support import wait_for
+
+pytestmark = [pytest.mark.races, pytest.mark.postgres, pytest.mark.slow]
+
+WRITE = ("mutation($s: String!, $f: [FactInput!]!) { rememberFacts(space: $s, facts: $f)"
+         " { action factId } }")
+CURSOR = "query($s: String!) { changeCursor(space: $s) }"
+FACT_CHANGED = ("subscription($s: String!, $after: String) { factChanged(space: $s,"
+                " after: $after) { subject value } }")
+STORING = {"ADD", "SUPERSEDE"}
+SLOTS = 10
+LOAD_SECONDS = 12.0
+CACHE_SECONDS = 5.0  # GRAPHMEM_API_KEY_CACHE_SECONDS, the hosts' default
+
+
+@dataclass(eq=False)
+class Writer(threading.Thread):
+    """Streams one fact per call through the balancer; keeps what was acknowledged."""
+
+    base: str
+    token: str
+    space: str
+    shared: bool
+    stop: threading.Event
+    label: str
+    acknowledged: list[tuple[str, str, str]] = field(default_factory=list)
+    failed: Counter[str] = field(default_factory=Counter)
+
+    def __post_init__(self) -> None:
+        super().__init__(daemon=True, name=self.label)
+
+    def run(self) -> None:
+        headers = {"Authorization": f"Bearer {self.token}"}
+        with httpx.Client(timeout=120, headers=headers) as http:
+            n = 0
+            while not self.stop.is_set():
+                subject = f"slot_{n % SLOTS}" if self.shared else f"{self.label}_k{n}"
+                value = f"{self.label}-v{n}"
+                n += 1
+                try:
+                    reply = http.post(f"{self.base}/graphql", json={"query": WRITE, "variables": {
+                        "s": self.space, "f": [{"subject": subject, "value": value,
+                                                "confidence": 0.9}]}})
+                    body = reply.json() if reply.status_code == 200 else {"errors": [
+                        {"extensions": {"code": f"HTTP {reply.status_code}"}}]}
+                except (httpx.HTTPError, ValueError) as e:
+                    self.failed[type(e).__name__] += 1
+                    continue
+                if body.get("errors"):
+                    self.failed[str(body["errors"][0].get("extensions", {}).get("code"))] += 1
+                    continue
+                for result in body["data"]["rememberFacts"]:
+                    if result["action"] in STORING:
+                        self.acknowledged.append((self.space, subject, value))
+
+
+def gql(base: str, token: str, query: str, variables: dict[str, Any]) -> dict[str, Any]:
+    reply = httpx.post(f"{base}/graphql", json={"query": query, "variables": variables},
+                       headers={"Authorization": f"Bearer {token}"}, timeout=120)
+    body: dict[str, Any] = reply.json()
+    assert not body.get("errors"), body
+    return body["data"]  # type: ignore[no-any-return]
+
+
+def rows(graph: GraphDriver, cypher: str, **params: Any) -> list[dict[str, Any]]:
+    with graph.session() as session:
+        return [r.data() for r in session.run(cypher, params)]
+
+
+def pending(graph: GraphDriver, tenant: str) -> int:
+    return int(rows(graph, "MATCH (o:Outbox) WHERE o.done = false AND o.space STARTS WITH"
+                           " $t RETURN count(o) AS n", t=tenant + "/")[0]["n"])
+
+
+def unembedded(graph: GraphDriver, tenant: str) -> int:
+    return int(rows(graph, "MATCH (f:Fact) WHERE f.space STARTS WITH $t AND f.search_text IS"
+                           " NOT NULL AND NOT EXISTS { MATCH (:FactVector {fact_id: f.id}) }"
+                           " RETURN count(f) AS n", t=tenant + "/")[0]["n"])
+
+
+@pytest.fixture
+def fleet(settings: Settings, pg_schema_url: str, tmp_path: Path) -> Iterator[Fleet]:
+    store = RelationalStore(pg_schema_url)
+    store_migrations.up(store)
+    store.close()
+    made = Fleet(tmp_path, settings, pg_schema_url, count=3, extra={
+        "GRAPHMEM_OUTBOX_LEASE_SECONDS": "2", "GRAPHMEM_MIRROR_INTERVAL": "0.5",
+        "GRAPHMEM_EMBED_SWEEP_SECONDS": "3", "GRAPHMEM_RATE_PER_MIN": "1000000",
+        "GRAPHMEM_API_MODEL_CALLS_PER_MIN": "1000000"})
+    try:
+        made.start()
+        yield made
+    finally:
+        made.close()
+
+
+def test_three_hosts_behind_nginx_lose_nothing_when_one_is_killed_mid_load(
+        fleet: Fleet, graph: GraphDriver, pg_schema_url: str) -> None:
+    tenant = isolation.tenant()
+    store = RelationalStore(pg_schema_url)
+    keys = KeyStore(store, fleet.secrets["GRAPHMEM_API_KEY_PEPPER"].encode())
+    token = keys.create(tenant, "writer").token
+    doomed = keys.create(tenant, "writer")
+    store.close()
+    host_a, host_b, host_c = fleet.hosts
+
+    # ---- streamed writes through the balancer; host B dies mid-load and comes back ----
+    stop = threading.Event()
+    writers = [Writer(fleet.base, token, "shared/a/r" if n < 2 else f"own{n}/a/r", n < 2, stop,
+                      f"w{n}") for n in range(4)]
+    for w in writers:
+        w.start()
+    time.sleep(LOAD_SECONDS / 3)
+    host_b.kill()
+    time.sleep(LOAD_SECONDS / 4)
+    host_b.start()
+    host_b.wait_ready()
+    time.sleep(LOAD_SECONDS / 3)
+    stop.set()
+    for w in writers:
+        w.join(120)
+    acknowledged = [a for w in writers for a in w.acknowledged]
+    assert len(acknowledged) > 50, [w.failed for w in writers]
+
+    # ---- the stores: every acknowledged write once, one value per slot ----
+    wait_for(lambda: pending(graph, tenant) == 0, timeout=60)
+    stored = Counter((r["space"], r["subject"], r["value"]) for r in rows(
+        graph, "MATCH (f:Fact) WHERE f.space STARTS WITH $t RETURN f.space AS space,"
+               " f.subject AS subject, f.value AS value", t=tenant + "/"))
+    lost = [a for a in acknowledged if not stored[(f"{tenant}/{a[0]}", a[1], a[2])]]
+    assert lost == []
+    assert [k for k, n in stored.items() if n > 1] == []
+    assert rows(graph, "MATCH (f:Fact:Active) WHERE f.space STARTS WITH $t WITH f.space AS s,"
+                       " f.subject AS subject, count(*) AS n WHERE n > 1 RETURN s, subject",
+                t=tenant + "/") == []
+    for space in {f"{tenant}/{a[0]}" for a in acknowledged}:
+        check = host_c.cli("mirror", "check", "--space", space)
+        assert check.returncode == 0, check.stdout + check.stderr
+
+    # ---- every fact gets its vector, the killed host's last ones included ----
+    wait_for(lambda: unembedded(graph, tenant) == 0, timeout=120)
+
+    # ---- a subscription on host A hears a write made through host C ----
+    space = "shared/a/r"
+    after = gql(host_a.base, token, CURSOR, {"s": space})["changeCursor"]
+    with Socket(SimpleNamespace(ws_url=host_a.base.replace("http", "ws") + "/graphql"),
+                token) as socket:
+        socket.subscribe("1", FACT_CHANGED, {"s": space, "after": after})
+        gql(host_c.base, token, WRITE, {"s": space, "f": [{"subject": "heard", "value": "C"}]})
+        message = socket.first("1", timeout=30)
+    assert message is not None and message["type"] == "next", message
+    assert message["payload"]["data"]["factChanged"] == {"subject": "heard", "value": "C"}
+
+    # ---- a key revoked through host C is refused by every host within the cache time ----
+    for host in fleet.hosts:
+        gql(host.base, doomed.token, CURSOR, {"s": space})  # each host now trusts it
+    revoked = host_c.cli("keys", "revoke", doomed.key_id)
+    assert revoked.returncode == 0, revoked.stderr
+    refused = refused_by_all(fleet.hosts, doomed.token, CACHE_SECONDS + 1)
+    assert None not in refused.values(), refused
+
+    # ---- the shared secrets came from the environment: no home holds one ----
+    for host in fleet.hosts:
+        for path in (p for p in host.home.rglob("*") if p.is_file()):
+            text = path.read_text(errors="replace")
+            assert not any(value in text for value in fleet.secrets.values()), path
+
+    # ---- the audit chain: one chain, verified from every host's home and anchor file ----
+    for host in fleet.hosts:
+        host.stop()  # a clean stop writes the host's last signed head to its anchor file
+    for host in fleet.hosts:
+        verified = host.cli("audit", "verify")
+        assert verified.returncode == 0, f"{host.name}: {verified.stdout} {verified.stderr}"
+
+
+def refused_by_all(hosts: list[Host], token: str, seconds: float) -> dict[str, float | None]:
+    """Per host, the seconds until it answered the key with 401 (None: still accepted it
+    after `seconds`)."""
+    began = time.monotonic()
+    refused: dict[str, float | None] = {h.name: None for h in hosts}
+    while (spent := time.monotonic() - began) < seconds and None in refused.values():
+        for host in hosts:
+            if refused[host.name] is None and httpx.post(
+                    f"{host.base}/graphql", json={"query": "{ __typename }"},
+                    headers={"Authorization": f"Bearer {token}"}, timeout=30
+            ).status_code == 401:
+                refused[host.name] = spent
+        time.sleep(0.1)
+    return refused
