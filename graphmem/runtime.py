@@ -164,7 +164,8 @@ class Runtime:
         with self._lock:
             if period and self.settings.embed_background and self._embed_sweep is None:
                 self._embed_sweep = EmbedSweep(
-                    self.graph, lambda space, ids: self.embed_worker.submit(space, ids), period)
+                    self.graph, lambda space, ids: self.embed_worker.submit(space, ids), period,
+                    busy=lambda: self.embedding_backlog() > 0)
                 self._embed_sweep.start()
 
     @property

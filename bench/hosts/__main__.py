@@ -44,18 +44,32 @@ POSTGRES = (os.environ.get("GRAPHMEM_TEST_POSTGRES_URL")
             or "postgresql://graphmem:graphmem@127.0.0.1:5432/graphmem_test")
 
 
-def fresh_schema(url: str) -> str:
-    """A new schema of the database at `url`, as a URL whose tables land in it."""
+def fresh_schema(url: str) -> tuple[str, str]:
+    """A new schema of the database at `url`: its name, and a URL whose tables land in it."""
     schema = f"bench_hosts_{uuid.uuid4().hex[:8]}"
     with psycopg.connect(url, autocommit=True) as conn:
         conn.execute(sql.SQL("CREATE SCHEMA {}").format(sql.Identifier(schema)))
     joiner = "&" if "?" in url else "?"
-    return f"{url}{joiner}options=-csearch_path%3D{schema}"
+    return schema, f"{url}{joiner}options=-csearch_path%3D{schema}"
+
+
+def schema_bytes(url: str, schema: str) -> int:
+    """The schema's tables with their indexes and TOAST, on disk."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute("SELECT coalesce(sum(pg_total_relation_size(c.oid)), 0) FROM pg_class c"
+                           " JOIN pg_namespace n ON n.oid = c.relnamespace"
+                           " WHERE n.nspname = %s AND c.relkind = 'r'", (schema,)).fetchone()
+    return int(row[0]) if row else 0
+
+
+def drop_schema(url: str, schema: str) -> None:
+    with psycopg.connect(url, autocommit=True) as conn:
+        conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(schema)))
 
 
 def one_run(count: int, args: argparse.Namespace, kill: bool) -> dict[str, object]:
     workdir, settings = scratch_settings(f"hosts{count}")
-    database = fresh_schema(POSTGRES)
+    schema, database = fresh_schema(POSTGRES)
     store = RelationalStore(database)
     store_migrations.up(store)
     fleet = Fleet(workdir, settings, database, count=count, extra={
@@ -103,18 +117,21 @@ def one_run(count: int, args: argparse.Namespace, kill: bool) -> dict[str, objec
         for host in fleet.hosts:
             host.stop()
         audit = [host.cli("audit", "verify").returncode for host in fleet.hosts]
+        stored = schema_bytes(POSTGRES, schema)
     finally:
         stop.set()
         fleet.close()
         runtime.close()
         store.close()
+        drop_schema(POSTGRES, schema)
     times = [t for c, w in zip(clients, warm, strict=True) for t in c.times[w:]]
     failures: Counter[str] = Counter()
     for client in clients:
         failures.update(client.failures)
     return {"hosts": count, "writes_s": len(times) / elapsed, "p50": ms(times, 50),
             "p99": ms(times, 99), "checked": checked, "failures": dict(failures),
-            "mirror_ok": not any(mirror), "audit_ok": not any(audit), "killed": killed}
+            "mirror_ok": not any(mirror), "audit_ok": not any(audit), "killed": killed,
+            "pg_bytes": stored / max(1, checked["acknowledged"])}
 
 
 def pending(runtime: Runtime, tenant: str) -> int:
@@ -138,8 +155,9 @@ def main(argv: list[str] | None = None) -> None:
         print(f"{n} host(s): {runs[-1]['writes_s']:.1f} writes/s", flush=True)
     base = float(runs[0]["writes_s"])  # type: ignore[arg-type]
     lines = ["| hosts | writes/s | vs 1 host | client p50 | client p99 | acknowledged | lost"
-             " | twice | slots with 2 actives | mirror = graph | audit verify | failed calls |",
-             "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- | --- | --- |"]
+             " | twice | slots with 2 actives | mirror = graph | audit verify | failed calls"
+             " | Postgres bytes per write |",
+             "|" + " ---: |" * 9 + " --- | --- | --- | ---: |"]
     for run in runs:
         c = run["checked"]
         assert isinstance(c, dict)
@@ -149,7 +167,7 @@ def main(argv: list[str] | None = None) -> None:
             f" | {c['duplicated']} | {c['slots_with_two_actives']}"
             f" | {'ok' if run['mirror_ok'] else 'DIFFERS'}"
             f" | {'ok' if run['audit_ok'] else 'BROKEN'}"
-            f" | {run['failures'] or 'none'} |")
+            f" | {run['failures'] or 'none'} | {run['pg_bytes']:,.0f} |")
     text = "\n".join(lines) + (
         f"\n\nIn the 3-host run {runs[2]['killed']}; the calls it held when it died are the"
         " failed calls (nginx answers them 502 with its own page, which the clients count as"

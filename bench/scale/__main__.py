@@ -3,6 +3,11 @@ what users do timed at each size in one run.
 
     python -m bench.scale                        # 10k, 100k, 1M
     python -m bench.scale --sizes 10000,100000 --no-write
+    python -m bench.scale --sizes 10000 --existing KEY:1000000 --section "scale: page cache"
+
+`--existing` times a space an earlier run left in the graph (at the size it reached) after
+the new sizes, in the same run. Its facts, edges and vectors are read through once before
+anything is timed, as a server's page cache would hold them after a while.
 
 The space is written with `remember_facts` in batches of 1,000 (one transaction each), with
 the real embedding model storing every fact's vector in the background (the writes run while
@@ -123,6 +128,9 @@ def ms(samples: list[float], q: float) -> str:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m bench.scale")
     parser.add_argument("--sizes", default="10000,100000,1000000")
+    parser.add_argument("--existing", action="append", default=[], metavar="KEY:SIZE",
+                        help="also time a space an earlier run grew to SIZE facts")
+    parser.add_argument("--section", default="scale", help="bench/RESULTS.md section")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args(argv)
     sizes = sorted(int(s) for s in args.sizes.split(","))
@@ -134,6 +142,8 @@ def main(argv: list[str] | None = None) -> None:
     rows: list[dict[str, Any]] = []
     rng = random.Random(5)
     try:
+        earlier = [(key, int(size), read_through(runtime, key)) for key, _, size in
+                   (e.rpartition(":") for e in args.existing)]
         with GraphMem(space=space, runtime=runtime) as mem:
             written, bytes_before = 0, store_bytes(runtime)
             entities: set[tuple[str, str]] = set()
@@ -151,16 +161,36 @@ def main(argv: list[str] | None = None) -> None:
                            bytes_per_fact=(store_bytes(runtime) - bytes_before) / size)
                 rows.append(row)
                 print(table(rows), flush=True)
+        for key, size, entities_there in earlier:
+            with GraphMem(space=key, runtime=runtime) as mem:
+                rows.append({**measure(mem, size, entities_there, rng), "existing": True})
+            print(table(rows), flush=True)
     finally:
         runtime.close()
         shutil.rmtree(workdir, ignore_errors=True)
     text = table(rows) + "\n\n" + verdict(rows)
     print(text)
     if not args.no_write:
-        write_section("scale", f"Command: `python -m bench.scale --sizes {args.sizes}`; one"
-                               f" space, the real model, {os.cpu_count()} cores, load average"
-                               f" {os.getloadavg()[0]:.1f} at the end. The space ({space}) is"
-                               " left in the graph.\n\n" + text)
+        also = "".join(f" --existing {e}" for e in args.existing)
+        write_section(args.section, f"Command: `python -m bench.scale --sizes {args.sizes}{also}`;"
+                                    f" Neo4j page cache {runtime.settings.neo4j_pagecache}, the"
+                                    f" real model, {os.cpu_count()} cores, load average"
+                                    f" {os.getloadavg()[0]:.1f} at the end. The space ({space})"
+                                    " is left in the graph.\n\n" + text)
+
+
+def read_through(runtime: Runtime, key: str) -> list[tuple[str, str]]:
+    """Read every fact and edge of a space an earlier run grew once, as a server's page cache
+    holds them after a while; returns a sample of its entities."""
+    with runtime.graph.session() as session:
+        session.run("MATCH (f:Fact {space: $s}) RETURN count(f.subject), count(f.value),"
+                    " count(f.search_text)", s=key).consume()
+        session.run("MATCH (e:Entity {space: $s})-[r]-() RETURN count(r)", s=key).consume()
+        session.run("MATCH (v:FactVector {space: $s}) RETURN count(v.embedding)",
+                    s=key).consume()
+        return [(r["type"], r["name"]) for r in session.run(
+            "MATCH (e:Entity {space: $s}) WITH e, rand() AS r ORDER BY r LIMIT 2000"
+            " RETURN e.type AS type, e.name AS name", s=key)]
 
 
 def table(rows: list[dict[str, Any]]) -> str:
@@ -169,14 +199,16 @@ def table(rows: list[dict[str, Any]]) -> str:
              " | store bytes per fact |",
              "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |"]
     for r in rows:
+        grown = ("| (earlier run) | (earlier run)" if r.get("existing") else
+                 f"| {r['grown'] / r['grow_s']:,.0f} | {r['grown'] / r['embed_s']:,.0f}")
+        stored = "(earlier run)" if r.get("existing") else f"{r['bytes_per_fact']:,.0f}"
         lines.append(
-            f"| {r['size']:,} | {r['grown'] / r['grow_s']:,.0f}"
-            f" | {r['grown'] / r['embed_s']:,.0f}"
+            f"| {r['size']:,} {grown}"
             f" | {ms(r['write'], 50)} / {ms(r['write'], 95)} ms"
             f" | {ms(r['lookup'], 50)} / {ms(r['lookup'], 95)} ms"
             f" | {ms(r['two_hop'], 50)} / {ms(r['two_hop'], 95)} ms"
             f" | {ms(r['recall'], 50)} / {ms(r['recall'], 95)} ms"
-            f" | {r['size'] / r['export_s']:,.0f} | {r['bytes_per_fact']:,.0f} |")
+            f" | {r['size'] / r['export_s']:,.0f} | {stored} |")
     return "\n".join(lines)
 
 

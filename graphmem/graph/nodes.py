@@ -98,7 +98,8 @@ class ProjectionEdge(StructuredRel):
 
 # ---- nodes -------------------------------------------------------------------------------
 class SpaceNode(GraphNode):
-    """A memory space: the write lock and counter, the stored policy, the claiming mirror."""
+    """A memory space: the write lock and counter, the stored policy, the claiming mirror and
+    the mirror sweep's claim."""
 
     __label__ = "Space"
     key = StringProperty(unique_index=True, required=True)
@@ -107,6 +108,11 @@ class SpaceNode(GraphNode):
     policy = StringProperty()
     mirror = StringProperty()
     relation_labels = ArrayProperty(StringProperty())
+    # the host whose mirror sweep holds the space until sweep_until (outbox/claim_stale);
+    # sweep_lock is written only to take the node's lock, inside that statement
+    sweep_holder = StringProperty()
+    sweep_until = DateTimeNeo4jFormatProperty()
+    sweep_lock = BooleanProperty()
 
 
 class EntityNode(GraphNode):

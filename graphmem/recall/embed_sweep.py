@@ -5,7 +5,9 @@ dies leaves its last facts without vectors; full-text still finds them, and the 
 that uses their space for the first time embeds them. A server does not wait for that: every
 GRAPHMEM_EMBED_SWEEP_SECONDS it looks for facts recorded between three and one sweep periods
 ago that still lack a vector, in every space, and hands them to its own embedding worker. Each
-fact is in two consecutive windows, and one period is ample for the writer's own worker.
+fact is in two consecutive windows, and one period is ample for the writer's own worker. A
+sweep is skipped while this server's own worker has a backlog: the facts it finds may be in
+that queue already, and the next sweep looks again.
 """
 
 from __future__ import annotations
@@ -36,9 +38,11 @@ def unembedded_recent(graph: GraphDriver, period: float, now: datetime | None = 
 class EmbedSweep:
     """A daemon thread in server mode; `stop` ends it."""
 
-    def __init__(self, graph: GraphDriver, submit: Submit, period: float) -> None:
+    def __init__(self, graph: GraphDriver, submit: Submit, period: float,
+                 busy: Callable[[], bool] = lambda: False) -> None:
         self._graph = graph
         self._submit = submit
+        self._busy = busy
         self.period = period
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -67,6 +71,8 @@ class EmbedSweep:
 
     def _run(self) -> None:
         while not self._stop.wait(self.period):
+            if self._busy():
+                continue
             try:
                 self.once()
             except Exception as e:  # noqa: BLE001 - logged; the next sweep tries again

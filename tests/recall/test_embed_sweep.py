@@ -4,7 +4,10 @@ real model."""
 
 from __future__ import annotations
 
+import time
 from datetime import UTC, datetime, timedelta
+
+import pytest
 
 from graphmem import GraphMem
 from graphmem.graph.driver import GraphDriver
@@ -13,7 +16,9 @@ from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
 from support import isolation
-from support.mirror_support import NO_EMBEDDER, close_runtime, open_runtime, with_store
+from support.mirror_support import NO_EMBEDDER, close_runtime, open_runtime, wait_for, with_store
+
+pytestmark = pytest.mark.races
 
 PERIOD = 30.0
 
@@ -60,3 +65,20 @@ def test_facts_another_host_left_without_vectors_are_embedded_by_the_sweep(
     assert live.embed_worker.flush(120)
     assert has_vectors(graph, every) == len(every)
     assert not set(unembedded_recent(graph, PERIOD, later)) & set(ids)
+
+
+def test_a_server_with_a_backlog_of_its_own_leaves_the_sweep_for_later(
+        graph: GraphDriver) -> None:
+    """Its own queue may hold the facts the sweep would find: it sweeps once it is empty."""
+    busy = [True]
+    sweeps: list[int] = []
+    sweep = EmbedSweep(graph, lambda space, ids: None, 0.05, busy=lambda: busy[0])
+    sweep.once = lambda now=None: sweeps.append(1) or 0  # type: ignore[method-assign]
+    sweep.start()
+    try:
+        time.sleep(0.5)  # ten periods
+        assert sweeps == []
+        busy[0] = False
+        wait_for(lambda: bool(sweeps), timeout=10)
+    finally:
+        sweep.stop()
