@@ -90,6 +90,9 @@ def enter(managed_server: bool = True) -> Settings:
     TEST_HOME.mkdir(exist_ok=True)
     os.environ["GRAPHMEM_HOME"] = str(TEST_HOME)
     os.environ["GRAPHMEM_DATABASE_URL"] = f"sqlite:///{TEST_HOME / 'graphmem.db'}"
+    # every test shares one graph: a server's sweep would embed the facts other tests left
+    # without vectors on purpose (the tests of the sweep set their own period)
+    os.environ["GRAPHMEM_EMBED_SWEEP_SECONDS"] = "0"
     if managed_server and developer.managed_neo4j:
         with exclusive("ports"):
             bolt, http = _ports()
