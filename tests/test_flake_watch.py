@@ -24,6 +24,7 @@ RETRIES = re.compile(r"pytest\.mark\.flaky|\breruns\b|pytest_rerunfailures|@retr
 
 RUN_TO_COMPLETION = {
     "test_compose.py": "validates the Compose file with `docker compose config`",
+    "test_deploy_cluster.py": "validates the cluster's Compose file with `docker compose config`",
     "test_docker_mode.py": "reads `make -n`, and runs a pytest that must stop before any test",
     "test_packaging.py": "builds the wheel and the sdist in a child, nothing beside it",
     "docs/test_reference_pages.py": "runs the reference generator's --check in a child",

@@ -98,7 +98,7 @@ class Worker:
             self._wake.clear()
             everything = self._everything and not started
             sweep = (self._everything and started
-                     and time.monotonic() - swept_at >= self._settings.mirror_interval)
+                     and time.monotonic() - swept_at >= self._sweep_every())
             more = self._background_pass(everything, sweep)
             self._idle()
             if (everything or sweep) and self.last_error is None:
@@ -111,6 +111,11 @@ class Worker:
                 self._stop.wait(self._settings.mirror_interval)  # not on every queued row
             elif not more:
                 self._wake.wait(self._settings.mirror_interval)
+
+    def _sweep_every(self) -> float:
+        """Seconds between sweeps: an entry becomes claimable only once its lease is over, so
+        twice a lease is often enough (and never more often than the interval)."""
+        return max(self._settings.mirror_interval, self._settings.outbox_lease_seconds / 2)
 
     def _background_pass(self, everything: bool, sweep: bool) -> bool:
         """One pass of the worker; returns whether more is waiting. Failures are logged and
