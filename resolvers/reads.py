@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from graphmem.model import NOW, Conflict, Fact, Policy, When
+from graphmem.model.differences import Clock, SlotChange
 from graphmem.model.history import HistoryEntry
 from graphmem.model.listings import ConflictFilter, FactFilter
 from graphmem.model.paging import Page
@@ -33,6 +34,15 @@ def history(call: Call, subject: str, scope: str | None = None, when: When = NOW
             before: str | None = None, count: bool = True) -> Page[HistoryEntry]:
     return call.mem().records.history_page(subject, scope, when, first=first, after=after,
                                            last=last, before=before, count=count)
+
+
+@operation("changes", "read")
+def changes(call: Call, start: datetime, end: datetime | None = None,
+            clock: Clock = Clock.RECORDED, subject: str | None = None,
+            first: int | None = None, after: str | None = None, last: int | None = None,
+            before: str | None = None, count: bool = True) -> Page[SlotChange]:
+    return call.mem().records.changes(start, end, clock, subject, first=first, after=after,
+                                      last=last, before=before, count=count)
 
 
 @operation("conflicts", "read")

@@ -3,12 +3,17 @@ counts, recall and the check before an action; and the tenant's spaces."""
 
 from __future__ import annotations
 
+from datetime import datetime
+from typing import Annotated
+
 import strawberry
 
 from graphmem.errors import InvalidInput
 from graphmem.model import ConflictKind, ConflictStatus, Kind, Status
+from graphmem.model.differences import Clock
 from graphmem.model.listings import ConflictFilter, FactFilter
 from graphmem.model.stats import SpaceStats
+from graphmem.schema.difference_types import SlotChange
 from graphmem.schema.fields import (
     After,
     AsOf,
@@ -82,6 +87,20 @@ class FactQueries:
                          when=when(as_of, valid_at, valid_during), first=first, after=after,
                          last=last, before=before, count=wants(info, "totalCount"))
         return History.from_page(subject, page, as_of)
+
+    @field("What changed between two instants (`to`: now when null) on one clock: each slot"
+           " whose current facts at `from` differ from those at `to`, with the events that"
+           " did it, a page of slots at a time in (subject, scope) order. Its cost follows"
+           " the changes in the window, not the size of the space.")
+    async def changes(self, info: GraphInfo, space: SpaceArg, from_: Annotated[
+                          datetime, strawberry.argument(name="from")],
+                      to: datetime | None = None, clock: Clock = Clock.RECORDED,
+                      subject: str | None = None, first: First = None, after: After = None,
+                      last: Last = None, before: Before = None) -> Connection[SlotChange]:
+        page = await run(info, space, start=from_, end=to, clock=clock, subject=subject,
+                         first=first, after=after, last=last, before=before,
+                         count=wants(info, "totalCount"))
+        return connection(page, SlotChange.from_model)
 
     @field("Conflicts of a space in the order they opened; open ones by default, any when"
            " status is null. With `asOf`, each has the status it had then. `kinds` keeps"

@@ -8,7 +8,9 @@
 // their own instant (`at` on its refine and retirement rows), else they happen at $now. A
 // retirement that closes a fact's validity records when (valid_to_at): read as of an earlier
 // instant, it was open. The write's text is stored once, on its Message ($messages: none or
-// one), which the facts that took it name instead of holding a copy.
+// one), which the facts that took it name instead of holding a copy. Each change is stamped
+// with the event that made it ($event, null outside an event): a fact's `event` recorded it,
+// `held_event` made it current, `retired_event` retired it, `refined_event` last refined it.
 CALL () {
   UNWIND $messages AS m
   CREATE (:Message {id: m.message_id, space: $space, text: m.text, recorded_at: $now})
@@ -22,6 +24,9 @@ CALL () {
       f.valid_from = CASE WHEN row.stamped.valid_from THEN $now ELSE f.valid_from END,
       f.valid_to = CASE WHEN row.stamped.valid_to THEN $now ELSE f.valid_to END,
       f.retired_at = CASE WHEN row.stamped.retired_at THEN $now ELSE f.retired_at END
+  SET f.event = $event,
+      f.held_event = CASE WHEN f.held_from IS NOT NULL THEN $event END,
+      f.retired_event = CASE WHEN f.retired_at IS NOT NULL THEN $event END
   SET f:$(CASE f.status WHEN 'ACTIVE' THEN 'Active' WHEN 'FLAGGED_CONFLICT' THEN 'Flagged'
                WHEN 'SUPERSEDED' THEN 'Superseded' ELSE 'Historical' END)
 }
@@ -31,12 +36,17 @@ CALL () {
   WHERE f.space = $space
   SET f.revisions = coalesce(f.revisions, []) + [row.revision],
       f.value = row.value, f.value_key = row.value_key, f.search_text = row.search_text,
-      f.confidence = row.confidence, f.refined_at = coalesce(row.at, $now)
+      f.confidence = row.confidence, f.refined_at = coalesce(row.at, $now),
+      f.refined_event = $event
 }
 CALL () {
   UNWIND $statuses AS row
   MATCH (f:Fact {id: row.id})
   WHERE f.space = $space
+  SET f.held_event = CASE WHEN row.status = 'ACTIVE' AND f.held_from IS NULL THEN $event
+                          ELSE f.held_event END,
+      f.retired_event = CASE WHEN row.status IN ['SUPERSEDED', 'HISTORICAL'] THEN $event
+                             ELSE f.retired_event END
   SET f.status = row.status,
       f.held_from = CASE WHEN row.status = 'ACTIVE' THEN coalesce(f.held_from, $now)
                          ELSE f.held_from END,
@@ -52,7 +62,7 @@ CALL () {
   SET old.valid_to_at = CASE WHEN old.valid_to IS NULL THEN coalesce(e.at, $now)
                              ELSE old.valid_to_at END,
       old.status = 'SUPERSEDED', old.retired_at = coalesce(e.at, $now),
-      old.valid_to = coalesce(old.valid_to, e.valid_to, $now)
+      old.valid_to = coalesce(old.valid_to, e.valid_to, $now), old.retired_event = $event
 }
 CALL () {
   UNWIND $retracts AS e
@@ -62,7 +72,7 @@ CALL () {
   SET old.valid_to_at = CASE WHEN old.valid_to IS NULL THEN coalesce(e.at, $now)
                              ELSE old.valid_to_at END,
       old.status = 'SUPERSEDED', old.retired_at = coalesce(e.at, $now),
-      old.valid_to = coalesce(old.valid_to, e.valid_to, $now)
+      old.valid_to = coalesce(old.valid_to, e.valid_to, $now), old.retired_event = $event
 }
 CALL () {
   // The projection kept in step with every existing fact the write changed ($synced, new

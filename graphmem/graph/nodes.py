@@ -142,6 +142,11 @@ class FactNode(GraphNode):
         ("space", "category", "status"),
         ("space", "subject"),
         ("space", "recorded_at"),
+        ("space", "held_from"),
+        ("space", "retired_at"),
+        ("space", "refined_at"),
+        ("space", "valid_from"),
+        ("space", "valid_to"),
     )
     uid = StringProperty(db_property="id", unique_index=True, required=True)
     space = StringProperty(index=True, required=True)
@@ -178,6 +183,11 @@ class FactNode(GraphNode):
     recorded_at = DateTimeNeo4jFormatProperty()
     retired_at = DateTimeNeo4jFormatProperty()
     refined_at = DateTimeNeo4jFormatProperty()
+    # the events (outbox entry ids) that recorded, held, retired and last refined the fact
+    event = StringProperty()
+    held_event = StringProperty()
+    retired_event = StringProperty()
+    refined_event = StringProperty()
     head_key = StringProperty()
     tail_key = StringProperty()
     rel_type = StringProperty()

@@ -66,17 +66,19 @@ class Outbox:
     entries: list[OutboxEntry] = field(default_factory=list)
 
     def record(self, tx: ManagedTransaction, kind: str, payload: dict[str, Any],
-               now: datetime) -> str:
-        """Add an entry in `tx`, which must hold the space's lock."""
-        entry = self.draft(kind, encode(payload))
+               now: datetime, event_id: str | None = None) -> str:
+        """Add an entry in `tx`, which must hold the space's lock (`event_id`: the id the
+        changes it describes were already stamped with)."""
+        entry = self.draft(kind, encode(payload), event_id)
         rows = run(tx, "outbox/add", space=self.space, now=now, **entry)
         if rows:
             self.written([entry], now, rows[0]["seq"])
         return str(entry["id"])
 
-    def draft(self, kind: str, payload: str) -> dict[str, Any]:
+    def draft(self, kind: str, payload: str, event_id: str | None = None) -> dict[str, Any]:
         """An entry's properties, for a statement that writes it along with its changes."""
-        return {"id": new_event_id(), "kind": kind, "payload": payload, "audit": self.audit}
+        return {"id": event_id or new_event_id(), "kind": kind, "payload": payload,
+                "audit": self.audit}
 
     def relabel(self, tx: ManagedTransaction, joined: dict[str, str]) -> None:
         """The conflicts a write drafted but joined (an open conflict of the same slot and

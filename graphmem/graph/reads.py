@@ -19,6 +19,7 @@ from graphmem.model import (
     Fact,
     Status,
 )
+from graphmem.model.differences import value_then
 from graphmem.model.history import History, HistoryEntry
 
 
@@ -30,11 +31,7 @@ def aware(at: datetime | None, name: str) -> datetime | None:
 
 def value_at(fact: Fact, at: datetime) -> Fact:
     """A refined fact as it read at `at`: the first revision made after then holds it."""
-    for revision in fact.revisions:
-        when = as_time(revision.get("at"))
-        if when is not None and when > at and revision.get("value") is not None:
-            return Fact(**{**fact.__dict__, "value": str(revision["value"])})
-    return fact
+    return value_then(fact, at)
 
 
 def facts(graph: GraphDriver, space: str, subject: str | None = None,

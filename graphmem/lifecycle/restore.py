@@ -79,7 +79,7 @@ def replay(tx: ManagedTransaction, event: Event, store: str) -> None:
         apply_import(tx, space, now, event.payload)
         return
     for payload in outbox.batches(event.kind, event.payload):
-        _batch(payload).apply(tx, space, now)
+        _batch(payload).apply(tx, space, now, event=event.event_id)
     if event.kind == "settle" and event.payload.get("close"):
         run(tx, "conflicts/close", space=space, now=now, **event.payload["close"])
     elif event.kind == "policy":

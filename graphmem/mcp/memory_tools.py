@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
-from pydantic import Field
+from pydantic import AwareDatetime, Field
 
 from graphmem.errors import InvalidInput
 from graphmem.mcp.args import (
@@ -25,9 +25,18 @@ from graphmem.mcp.args import (
     UserId,
 )
 from graphmem.mcp.calls import call, space_of
-from graphmem.mcp.pages import LIMIT, Cursor, Limit, Listed, listed
+from graphmem.mcp.pages import (
+    LIMIT,
+    Cursor,
+    Limit,
+    Listed,
+    change_line,
+    listed,
+    page_text,
+)
 from graphmem.mcp.registry import tool
 from graphmem.model import Fact, When
+from graphmem.model.differences import SlotChange
 from graphmem.model.history import History
 from graphmem.model.listings import FactFilter
 from graphmem.model.paths import StartSpec
@@ -164,6 +173,27 @@ async def history(ctx: Context[Any, Any], subject: Subject,
         return HistoryPage(History(subject, found.items), found.next_cursor)
 
     return await call(ctx, "history", space_of(user_id, agent_id, run_id), work)
+
+
+@tool("read", title="What changed between two times", read_only=True)
+async def changes(ctx: Context[Any, Any], from_time: Annotated[AwareDatetime, Field(
+                      description="The first instant, ISO 8601 with a timezone.")],
+                  to_time: Instant = None,
+                  clock: Annotated[Literal["RECORDED", "VALID"], Field(
+                      description="RECORDED: what memory held as current; VALID: what was"
+                      " true in the world.")] = "RECORDED",
+                  subject: Subject | None = None, cursor: Cursor = None, limit: Limit = LIMIT,
+                  user_id: UserId = D, agent_id: AgentId = D,
+                  run_id: RunId = D) -> CallToolResult:
+    """What changed between two instants (`to_time`: now when left out): one line per slot
+    whose current values differ, `subject: before → after [ADDED|REMOVED|CHANGED] by
+    <events>`, paged by slot. E.g. {"from_time": "2026-03-01T00:00:00+00:00"}."""
+    def work(mem: GraphMem) -> Listed[SlotChange]:
+        return listed(mem.records.changes(from_time, to_time, clock, subject, first=limit,
+                                          after=cursor, count=False))
+
+    return await call(ctx, "changes", space_of(user_id, agent_id, run_id), work,
+                      page_text(change_line, "Nothing changed between those times."))
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from typing import Annotated, Generic, TypeVar
 from pydantic import Field
 
 from graphmem.model import Conflict, Fact
+from graphmem.model.differences import SlotChange
 from graphmem.model.paging import Page
 
 T = TypeVar("T")
@@ -46,6 +47,16 @@ def fact_line(fact: Fact) -> str:
     scope = f" ({fact.scope})" if fact.scope != "global" else ""
     source = f" from {fact.source}" if fact.source else ""
     return f"#{fact.id} {fact.subject}{scope} = {fact.value} [{fact.status.value}{source}]"
+
+
+def change_line(c: SlotChange) -> str:
+    """`subject (scope): before → after [KIND] by events …`."""
+    scope = f" ({c.scope})" if c.scope != "global" else ""
+    before = ", ".join(f.value for f in c.before) or "(none)"
+    after = ", ".join(f.value for f in c.after) or "(none)"
+    events = sorted({cause.event for cause in c.causes if cause.event})
+    by = f" by {', '.join(events)}" if events else ""
+    return f"{c.subject}{scope}: {before} → {after} [{c.kind.value}]{by}"
 
 
 def conflict_line(c: Conflict) -> str:

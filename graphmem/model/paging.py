@@ -34,6 +34,7 @@ KEYS: dict[str, tuple[Part, ...]] = {
     "entry": ("time", "str", "int"),
     "audit": ("int",),
     "change": ("int", "str", "int"),
+    "slot": ("str", "str"),
 }
 Key = tuple[Any, ...]
 

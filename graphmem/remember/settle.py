@@ -19,7 +19,7 @@ from graphmem.graph import spaces
 from graphmem.graph.driver import run
 from graphmem.graph.facts import row_to_fact
 from graphmem.graph.nodes import ConflictNode
-from graphmem.graph.outbox import Outbox, batch_payload
+from graphmem.graph.outbox import Outbox, batch_payload, new_event_id
 from graphmem.graph.rows import plain
 from graphmem.model import (
     Action,
@@ -58,11 +58,12 @@ def settle(tx: ManagedTransaction, outbox: Outbox, req: Settlement) -> Result:
     winner, held = approve.settled(req.mode, involved, req.fact_id, conflict.id)
     batches: list[Batch] = []
     results: dict[str, Result] = {}
+    event = new_event_id()
     for fact in held:
         state = _slot(tx, space, fact, now) if approve.accepts(req.mode, fact, winner) \
             else None
         plan = approve.plan(req.mode, fact, winner, state, req.schema.resolve(fact.subject))
-        batch = apply_plan(tx, space, plan, now, req.by)
+        batch = apply_plan(tx, space, plan, now, req.by, event)
         batches.append(batch)
         tombstone_id = batch.facts[0]["id"] if plan.tombstone_for is not None else None
         results[fact.id] = approve.applied(req.mode, fact, plan, winner, tombstone_id,
@@ -73,7 +74,7 @@ def settle(tx: ManagedTransaction, outbox: Outbox, req: Settlement) -> Result:
         run(tx, "conflicts/close", space=space, now=now, **close)
     outbox.record(tx, "settle", {"batches": [batch_payload(b) for b in batches],
                                  "conflict": conflict.id, "close": close,
-                                 "kind": conflict.kind.value, "mode": req.mode}, now)
+                                 "kind": conflict.kind.value, "mode": req.mode}, now, event)
     return _primary(results, winner, conflict)
 
 

@@ -111,10 +111,14 @@ class Batch:
         })
 
     def apply(self, tx: ManagedTransaction, space: str, now: datetime,
-              outbox: Outbox | None = None) -> dict[str, str]:
+              outbox: Outbox | None = None, event: str | None = None) -> dict[str, str]:
         """Write everything, with the batch's outbox entries (drafted by `outbox`); returns
-        fact id → conflict id for the flagged facts."""
-        rows = run(tx, "remember/apply", space=space, now=now, messages=self.messages,
+        fact id → conflict id for the flagged facts. The facts it records, holds, retires or
+        refines are stamped with the event that did it: `event`, else the batch's own
+        entry."""
+        event = event or (str(self.outbox[0]["id"]) if self.outbox else None)
+        rows = run(tx, "remember/apply", space=space, now=now, event=event,
+                   messages=self.messages,
                    facts=[_stamped(row, now) for row in self.facts], refines=self.refines,
                    statuses=self.statuses, supersedes=[_edge(e, now) for e in self.supersedes],
                    retracts=[_edge(e, now) for e in self.retracts], outbox=self.outbox,
@@ -179,9 +183,9 @@ def _refine_row(fact: Fact) -> dict[str, Any]:
 
 
 def apply_plan(tx: ManagedTransaction, space: str, plan: Plan, now: datetime,
-               source: str) -> Batch:
-    """Apply an approval plan; returns the batch applied (the settle event carries it to the
-    mirror)."""
+               source: str, event: str | None = None) -> Batch:
+    """Apply an approval plan, stamped with `event` (the settle event that carries it to
+    the mirror); returns the batch applied."""
     batch = Batch()
     if plan.tombstone_for is not None:
         target = plan.tombstone_for
@@ -200,5 +204,5 @@ def apply_plan(tx: ManagedTransaction, space: str, plan: Plan, now: datetime,
     batch.statuses = plan.statuses
     batch.supersedes = [{"new": new, "old": old, "valid_to": now}
                         for new, old in plan.supersedes]
-    batch.apply(tx, space, now)
+    batch.apply(tx, space, now, event=event)
     return batch

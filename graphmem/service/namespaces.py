@@ -23,6 +23,7 @@ from graphmem.graph import projection
 from graphmem.lifecycle import fsck
 from graphmem.model import NOW, Conflict, Fact, Policy, Result, When
 from graphmem.model.audit import AuditCall, AuditRow, ChainReport
+from graphmem.model.differences import Clock, SlotChange
 from graphmem.model.entities import Entity, EntityView, SweepResult, Vocabulary
 from graphmem.model.fsck import Report
 from graphmem.model.history import History, HistoryEntry
@@ -280,6 +281,18 @@ class RecordsDesk(_Namespace):
         """A page of a subject's timeline, oldest → newest (`last` reads it backwards)."""
         return self._run("history_page", lambda call: self._reads.history_page(
             subject, scope, when, self._window("entry", first, after, last, before, count)))
+
+    def changes(self, from_: datetime, to: datetime | None = None,
+                clock: Clock | str = Clock.RECORDED, subject: str | None = None, *,
+                first: int | None = None, after: str | None = None, last: int | None = None,
+                before: str | None = None, count: bool = True) -> Page[SlotChange]:
+        """What changed between two instants: each slot whose current facts at `from_`
+        differ from those at `to` (now when None), on the RECORDED clock (what memory held)
+        or the VALID one (what was true in the world), with the events that did it; a page
+        of slots at a time, in (subject, scope) order."""
+        return self._run("changes", lambda call: self._reads.changes(
+            from_, to, clock, subject, self._window("slot", first, after, last, before,
+                                                    count)))
 
     def stats(self, when: When = NOW) -> SpaceStats:
         """Counts of the space's facts by status, open conflicts, pending proposals and

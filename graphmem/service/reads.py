@@ -8,9 +8,10 @@ from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from graphmem.errors import InvalidInput, NotFound
-from graphmem.graph import listings, reads, timelines
+from graphmem.graph import differences, listings, reads, timelines
 from graphmem.graph.stats import space_info, space_page, stats
 from graphmem.model import NOW, Conflict, ConflictKind, Fact, Status, When
+from graphmem.model.differences import Clock, SlotChange
 from graphmem.model.history import History, HistoryEntry
 from graphmem.model.listings import ConflictFilter, FactFilter
 from graphmem.model.paging import Page, Window
@@ -47,6 +48,20 @@ def _scope(f: Fact) -> str:
 
 
 HOT = (Status.ACTIVE, Status.FLAGGED_CONFLICT)
+
+
+def _between(start: datetime, end: datetime | None, clock: Clock | str
+             ) -> tuple[datetime, datetime, Clock]:
+    """Two instants of a clock, checked: each with a timezone, the first before the second."""
+    try:
+        chosen = Clock(str(clock).upper())
+    except ValueError:
+        raise InvalidInput(f"clock {clock!r}: use RECORDED or VALID") from None
+    first = reads.aware(start, "from")
+    last = reads.aware(end, "to") or now()
+    if first is None or first >= last:
+        raise InvalidInput("from must come before to")
+    return first, last, chosen
 
 
 class Reads:
@@ -146,6 +161,20 @@ class Reads:
         self.ctx.require("read")
         return timelines.history_page(self.ctx.graph, self.ctx.key,
                                       self.ctx.subject(subject) or "", scope, when, window)
+
+    def changes(self, start: datetime, end: datetime | None, clock: Clock | str,
+                subject: str | None, window: Window) -> Page[SlotChange]:
+        """The slots whose current facts differ between `start` and `end` (now when None) on
+        one clock, a page of slots at a time in (subject, scope) order."""
+        self.ctx.require("read")
+        start, end, clock = _between(start, end, clock)
+        found = differences.changes(self.ctx.graph, self.ctx.key, start, end, clock,
+                                    self.ctx.subject(subject))
+        inside = [c for c in found if (window.after is None or c.key > window.after)
+                  and (window.before is None or c.key < window.before)]
+        reading = inside[::-1] if window.backward else inside
+        return window.page(reading[:window.size + 1], lambda c: c.key,
+                           len(found) if window.count else None)
 
     def conflicts_page(self, where: ConflictFilter, when: When,
                        window: Window) -> Page[Conflict]:

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from support.api_support import Api, new_tenant
+from support.api_support import Api, codes, new_tenant
 
 pytestmark = pytest.mark.races
 
@@ -205,3 +205,43 @@ def test_recall_and_the_check_before_acting_at_any_time(story: dict[str, Any]) -
     assert then["allowed"] and then["facts"] == [{"value": "Zustand"}]
     assert read(story, check, asOf=story["t1"])["facts"] == [{"value": "Redux"}]
     assert not read(story, check, validAt=MID_2024)["allowed"]  # nothing current was true
+
+
+CHANGES = ("query($from: DateTime!, $to: DateTime, $clock: Clock!, $after: String) {"
+           " changes(space: \"u\", from: $from, to: $to, clock: $clock, first: 1,"
+           " after: $after) { totalCount pageInfo { hasNextPage endCursor }"
+           " nodes { subject kind before { value } after { value }"
+           " causes { step factId event } } } }")
+
+
+def test_changes_between_two_recorded_instants_over_graphql(story: dict[str, Any]) -> None:
+    found = read(story, CHANGES, **{"from": story["t1"], "to": story["t2"],
+                                    "clock": "RECORDED"})
+    assert found["totalCount"] == 2 and found["pageInfo"]["hasNextPage"]
+    rest = read(story, CHANGES, **{"from": story["t1"], "to": story["t2"],
+                                   "clock": "RECORDED", "after": found["pageInfo"]["endCursor"]})
+    slots = {n["subject"]: n for n in [*found["nodes"], *rest["nodes"]]}
+    assert set(slots) == {"alice_role", "state"}
+    state = slots["state"]
+    assert (state["kind"], state["before"], state["after"]) == (
+        "CHANGED", [{"value": "Redux"}], [{"value": "Zustand"}])
+    assert {c["step"] for c in state["causes"]} == {"STARTED", "STOPPED"}
+    assert len({c["event"] for c in state["causes"]}) == 1
+    flagged = read(story, CHANGES, **{"from": story["t2"], "to": story["t3"],
+                                      "clock": "RECORDED"})
+    assert flagged["totalCount"] == 0  # a flagged proposal is not current
+
+
+def test_changes_on_the_valid_clock_over_graphql(story: dict[str, Any]) -> None:
+    found = read(story, CHANGES, **{"from": MID_2024, "to": MID_2025, "clock": "VALID"})
+    assert found["totalCount"] == 2
+    node = found["nodes"][0]
+    assert (node["subject"], node["before"], node["after"]) == (
+        "alice_role", [{"value": "COO"}], [{"value": "CEO"}])
+
+
+def test_changes_refuse_a_backwards_window_over_graphql(story: dict[str, Any]) -> None:
+    body = story["api"].gql(story["token"], CHANGES, {
+        "from": story["t2"], "to": story["t1"], "clock": "RECORDED"})
+    assert codes(body) == ["BAD_USER_INPUT"], body
+    assert "from must come before to" in body["errors"][0]["message"]

@@ -26,7 +26,8 @@ CONSTRAINTS = {"fact_id", "space_key", "entity_key", "conflict_id", "outbox_id",
                "fact_vector_fact"}
 INDEXES = {"fact_slot", "fact_space_status", "fact_message", "conflict_space_status",
            "outbox_pending", "fact_search", "entity_name", "fact_vector", "message_space",
-           "fact_vector_seq_order", "fact_recorded"}
+           "fact_vector_seq_order", "fact_recorded", "fact_held_from", "fact_retired_at",
+           "fact_refined_at", "fact_valid_from", "fact_valid_to"}
 UNREAD = {"fact_text"}  # dropped by version 5: no statement read it
 
 

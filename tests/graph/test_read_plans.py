@@ -4,7 +4,7 @@ the space, planned once on an empty and once on a populated database (`plan_grap
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -26,6 +26,7 @@ READS: list[tuple[str, dict[str, Any]]] = [
     ("traversal/facts_by_id", {"ids": ["f1", "f2"]}),
     ("facts/subject_hot", {"subject": "s", "statuses": ["ACTIVE"]}),
 ]
+WINDOW = {"subject": None, "from": AT, "to": AT + timedelta(days=1)}
 
 
 def _operators(plan: Any) -> set[str]:
@@ -68,3 +69,21 @@ def test_a_page_of_facts_comes_in_index_order_without_sorting_the_space(
     assert any("Fact(space, recorded_at)" in d for d in _details(plan)), [
         d for d in _details(plan) if "INDEX" in d]
     assert not ops & {"Sort", "Top", "NodeByLabelScan", "AllNodesScan"}, ops
+
+
+@pytest.mark.parametrize(("name", "indexes"), [
+    ("changes/recorded", ("held_from", "retired_at", "refined_at")),
+    ("changes/valid", ("valid_from", "valid_to")),
+])
+def test_changes_between_two_instants_seek_the_indexes_on_their_times(
+        plan_graph: GraphDriver, name: str, indexes: tuple[str, ...]) -> None:
+    """Each arm of the window's union is a range seek on (space, time): the read touches
+    the facts whose times fall in the window, whatever the size of the space."""
+    with plan_graph.session() as session:
+        plan = session.run("EXPLAIN " + query(name), {"space": "s", **WINDOW}).consume().plan
+    assert plan is not None
+    ops = _operators(plan)
+    assert not ops & {"NodeByLabelScan", "AllNodesScan", "NodeIndexScan"}, ops
+    details = " ".join(_details(plan))
+    for index in indexes:
+        assert f"Fact(space, {index})" in details, details

@@ -182,3 +182,32 @@ def test_audit_export_import_retention_and_erasure_for_the_roles_that_may(
         assert "audit_log" not in writer.tools() and "erase_user" not in writer.tools()
         refused = writer.call("set_retention", {"days": 1, "user_id": u})
         assert refused.is_error and text_of(refused).startswith("Access denied:")
+
+
+def test_changes_between_two_times_match_graphql(api: Api, runtime: Runtime) -> None:
+    tenant, u = new_tenant(), user()
+    mem = GraphMem(Space(tenant, u), runtime=runtime)
+    mem.remember_facts([{"subject": "city", "value": "Paris", "confidence": 0.95}])
+    start = datetime.now(UTC)
+    mem.remember_facts([{"subject": "city", "value": "Berlin", "confidence": 0.95}] + [
+        {"subject": f"t{i}", "value": f"v{i}", "confidence": 0.95} for i in range(4)])
+    token = api.key("reader", tenant)
+    query = ('query($s: String!, $f: DateTime!) { changes(space: $s, from: $f, first: 100)'
+             ' { nodes { subject kind causes { event } } } }')
+    over_graphql = api.ok(token, query, {"s": u, "f": start.isoformat()})["changes"]["nodes"]
+    with http(f"{api.base}/mcp", token) as session:
+        listed = pages(session, "changes", {"user_id": u, "from_time": start.isoformat(),
+                                            "limit": 2})
+        assert [(c["subject"], c["kind"]) for c in listed] == [
+            (n["subject"], n["kind"]) for n in over_graphql]
+        assert [c["subject"] for c in listed] == ["city", "t0", "t1", "t2", "t3"]
+        first = session.text("changes", {"user_id": u, "from_time": start.isoformat(), "limit": 1})
+        event = over_graphql[0]["causes"][0]["event"]
+        assert first.startswith(f"city: Paris → Berlin [CHANGED] by {event}")
+        valid = session.text("changes", {"user_id": u,
+                                         "from_time": "2000-01-01T00:00:00+00:00",
+                                         "to_time": "2000-02-01T00:00:00+00:00",
+                                         "clock": "VALID"})
+        assert valid == "Nothing changed between those times."
+        naive = session.call("changes", {"user_id": u, "from_time": "2026-01-01T00:00:00"})
+        assert naive.is_error

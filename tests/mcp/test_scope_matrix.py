@@ -48,6 +48,7 @@ def arguments(ids: dict[str, Any]) -> dict[str, dict[str, Any]]:
         "forget": {"facts": [{"subject": "home", "value": SECRET, "confidence": 0.9}]},
         "get_reconcile_policy": {},
         "history": {"subject": "home"},
+        "changes": {"from_time": "2026-01-01T00:00:00+00:00"},
         "list_conflicts": {},
         "list_memories": {},
         "pending_changes": {},

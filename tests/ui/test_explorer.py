@@ -5,6 +5,7 @@ screen sizes. Every test fences the network to the server and fails on a console
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
@@ -27,7 +28,8 @@ from support.ui_support import (
 pytestmark = pytest.mark.races
 
 VIEWS = [("Conflicts", "Conflicts inbox"), ("Pending approvals", "Pending approvals"),
-         ("Facts", "Facts"), ("Timeline", "Timeline"), ("Entity graph", "Entity graph"),
+         ("Facts", "Facts"), ("Timeline", "Timeline"), ("Changes", "Changes"),
+         ("Entity graph", "Entity graph"),
          ("Audit", "Audit"), ("Write", "Write")]
 
 
@@ -415,6 +417,58 @@ def test_the_world_time_control_shows_what_was_true_then(browser: Browser,
                                                  " time")).to_be_visible()
         world.get_by_role("button", name="Now").click()
         expect(page.locator(".timeline > li.version")).to_have_count(1)
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
+def test_the_changes_view_shows_what_changed_between_two_times(browser: Browser,
+                                                              server: Server) -> None:
+    tenant = new_tenant()
+    writer = server.key("importer", tenant)  # the valid-clock facts carry their own validFrom
+    first = remember(server, writer, "ch", [{"subject": "state", "value": "Redux",
+                                             "confidence": 0.95}])
+    recorded = server.gql(writer, 'query($id: ID!) { fact(space: "ch", id: $id) { recordedAt } }',
+                          {"id": first[0]["factId"]})["fact"]["recordedAt"]
+    start = datetime.fromisoformat(recorded).replace(microsecond=0) + timedelta(seconds=1)
+    clock_passes(start)  # the pickers have one-second steps
+    second = remember(server, writer, "ch", [
+        {"subject": "state", "value": "Zustand", "action": "SUPERSEDE", "confidence": 0.95},
+        {"subject": "office", "value": "Berlin", "validFrom": "2020-01-01T00:00:00+00:00",
+         "confidence": 0.95}])
+    assert second[0]["action"] == "SUPERSEDE", second
+    context, page, watch = open_page(browser, server)
+    try:
+        sign_in(page, server, writer, "ch")
+        open_view(page, "Changes", "Changes")
+        page.get_by_label("From").fill(start.astimezone().replace(tzinfo=None).isoformat())
+        page.get_by_role("button", name="Show changes").click()
+        expect(page.get_by_test_id("changes-total")).to_contain_text("2 slots changed")
+        state = page.get_by_role("region", name="Changes of state")
+        expect(state.get_by_test_id("before")).to_have_text("Redux")
+        expect(state.get_by_test_id("after")).to_have_text("Zustand")
+        expect(state).to_contain_text(f"#{first[0]['factId'][:8]} stopped being current")
+        expect(state).to_contain_text(f"#{second[0]['factId'][:8]} became current")
+        expect(state.locator("code").first).to_have_text(re.compile(r"^e"))
+        assert axe_scan(page) == []
+        screenshot(page, "changes", "recorded")
+        page.get_by_label("Clock").select_option("VALID")
+        page.get_by_label("From").fill("2019-06-01T00:00:00")
+        page.get_by_label("To", exact=True).fill("2020-06-01T00:00:00")
+        page.get_by_role("button", name="Show changes").click()
+        expect(page.get_by_test_id("changes-total")).to_contain_text("1 slot changed")
+        expect(page.get_by_role("region", name="Changes of office")).to_contain_text("added")
+        page.get_by_label("To", exact=True).fill("2019-01-01T00:00:00")
+        page.get_by_role("button", name="Show changes").click()
+        expect(page.get_by_role("alert")).to_have_text(
+            "The first time must come before the second.")
+        page.get_by_label("To", exact=True).fill("")
+        page.get_by_label("Clock").select_option("RECORDED")
+        page.get_by_label("From").fill(start.astimezone().replace(tzinfo=None).isoformat())
+        page.get_by_role("button", name="Show changes").click()
+        state.get_by_role("link", name="Timeline of state").click()
+        expect(page.get_by_role("heading", name="Timeline", exact=True)).to_be_visible()
+        expect(page.locator(".timeline > li.version")).to_have_count(2)
         watch.assert_clean()
     finally:
         context.close()

@@ -14,6 +14,7 @@ import {
 import type { Capabilities, Viewer } from '../api/viewer';
 import { ErrorNote } from '../components/Notice';
 import { AuditView } from '../views/Audit';
+import { ChangesView } from '../views/Changes';
 import { FactsView } from '../views/Facts';
 import { GraphView } from '../views/Graph';
 import { InboxView } from '../views/Inbox';
@@ -26,7 +27,8 @@ import { useFreshQuery } from './refresh';
 import { SpacePicker } from './Spaces';
 import { TimeControls, useTime } from './time';
 
-type ViewName = 'conflicts' | 'pending' | 'facts' | 'timeline' | 'graph' | 'audit' | 'write';
+type ViewName = 'conflicts' | 'pending' | 'facts' | 'timeline' | 'changes' | 'graph' | 'audit'
+  | 'write';
 
 interface Tab {
   name: ViewName;
@@ -35,7 +37,8 @@ interface Tab {
   count?: number | undefined;
 }
 
-const VIEWS: ViewName[] = ['conflicts', 'pending', 'facts', 'timeline', 'graph', 'audit', 'write'];
+const VIEWS: ViewName[] = ['conflicts', 'pending', 'facts', 'timeline', 'changes', 'graph', 'audit',
+  'write'];
 
 function viewFromHash(): ViewName {
   const name = window.location.hash.replace(/^#\/?/, '').split('/')[0] ?? '';
@@ -107,6 +110,7 @@ export function Shell({ session, onSignOut, onSpace }: {
     { name: 'pending', label: 'Pending approvals', show: true, count: s?.pendingChanges },
     { name: 'facts', label: 'Facts', show: true, count: s?.active },
     { name: 'timeline', label: 'Timeline', show: true },
+    { name: 'changes', label: 'Changes', show: true },
     { name: 'graph', label: 'Entity graph', show: true },
     { name: 'audit', label: 'Audit', show: caps.audit },
     { name: 'write', label: 'Write', show: caps.write },
@@ -115,7 +119,8 @@ export function Shell({ session, onSignOut, onSpace }: {
   const current = visible.some((t) => t.name === view) ? view : 'conflicts';
   const views: Record<ViewName, ReactNode> = {
     conflicts: <InboxView />, pending: <PendingView />, facts: <FactsView />,
-    timeline: <TimelineView />, graph: <GraphView />, audit: <AuditView />, write: <WriteView />,
+    timeline: <TimelineView />, changes: <ChangesView />, graph: <GraphView />,
+    audit: <AuditView />, write: <WriteView />,
   };
   const when = asOf || validAt ? ' (at the time chosen below)' : '';
   return (
