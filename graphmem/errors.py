@@ -85,6 +85,13 @@ class AlreadySettled(InvalidInput):
     code = ALREADY_SETTLED
 
 
+class UndoBlocked(AlreadySettled):
+    """An undo would overturn what was written since: the message names the blocking facts;
+    nothing was changed (an approver may pass `force`)."""
+
+    code = "UNDO_BLOCKED"
+
+
 class NotFound(GraphMemError):
     """The id or name asked for does not exist in this space."""
 

@@ -101,6 +101,9 @@ class Settings(BaseSettings):
     mirror_interval: float = Field(1.0, gt=0, description="Background outbox drain period (s).")
     mirror_batch: int = Field(500, ge=1, le=10_000)
     outbox_keep_seconds: int = Field(86400, ge=0, description="Applied outbox entries kept.")
+    undo_window_seconds: int = Field(3600, ge=0, description="How long a writer may undo its"
+                                     " own write without the approve capability (0: only"
+                                     " approvers undo).")
     outbox_lease_seconds: float = Field(10.0, gt=0, le=3600, description="How long the host"
                                         " that wrote an outbox entry has to apply it before"
                                         " another host's sweep claims its space.")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from graphmem.model import Result
 from graphmem.model.requests import Write
+from graphmem.model.undo import UndoResult
 from graphmem.resolvers.guard import Call
 from graphmem.resolvers.registry import operation
 
@@ -28,3 +29,9 @@ def remember(call: Call, write: Write) -> list[Result]:
 @operation("forget", "write")
 def forget(call: Call, write: Write) -> list[Result]:
     return call.mem().forget(write)
+
+
+@operation("undoEvent", "write")
+def undo_event(call: Call, event_id: str, force: bool = False) -> UndoResult:
+    """The service checks the rest: approve, or the writer's own event within its window."""
+    return call.mem().review.undo(event_id, force)

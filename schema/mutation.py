@@ -23,7 +23,13 @@ from graphmem.schema.receipt_types import (
 from graphmem.schema.relay import local_id
 from graphmem.schema.scalars import JSON, as_object
 from graphmem.schema.transfer_types import ImportResult
-from graphmem.schema.types import ChangeResult, Policy, PolicyResult, RememberResult
+from graphmem.schema.types import (
+    ChangeResult,
+    Policy,
+    PolicyResult,
+    RememberResult,
+    UndoResult,
+)
 
 
 def _results(info: GraphInfo, space: str, results: list[Result]) -> list[RememberResult]:
@@ -74,6 +80,17 @@ class Mutation:
         write = Write(tuple(f.to_dict() for f in facts), text, source, "", as_object(metadata),
                       retract=True)
         return _results(info, space, await run(info, space, write=write))
+
+    @mutation("Revert what one event did (a write's `eventId`, a settlement's, an undo's):"
+              " what it made current is retired, what it retired returns, its flags are"
+              " withdrawn and its refinements refined back. The undo is an event of its own"
+              " (undo it to redo). Refused, naming the blocking facts, when later writes"
+              " built on the event, unless an approver passes `force`. A writer may undo its"
+              " own writes for GRAPHMEM_UNDO_WINDOW_SECONDS; anything else needs approve.")
+    async def undo_event(self, info: GraphInfo, space: SpaceArg, event_id: strawberry.ID,
+                         force: bool = False) -> UndoResult:
+        return UndoResult.from_model(await run(info, space, event_id=str(event_id),
+                                               force=force))
 
     @mutation("Apply a pending change (approve capability).")
     async def confirm_change(self, info: GraphInfo, space: SpaceArg,

@@ -12,6 +12,7 @@ import strawberry
 
 from graphmem import model
 from graphmem.model import history as reads
+from graphmem.model import undo
 from graphmem.model.paging import Page
 from graphmem.model.stats import SpaceStats
 from graphmem.resolvers import loaders
@@ -75,6 +76,11 @@ class Fact(Node):
     refinements: list[Refinement] = strawberry.field(description="Values it held before"
                                                                  " being refined, oldest"
                                                                  " first.")
+    event_id: strawberry.ID | None = strawberry.field(description="The event that recorded"
+                                                                  " it (`undoEvent` reverts"
+                                                                  " it).")
+    undone_by: strawberry.ID | None = strawberry.field(description="The undo that voided it,"
+                                                                   " if one did.")
     _as_of: strawberry.Private[datetime | None]
 
     @field("The fact that superseded this one, or the tombstone that"
@@ -96,7 +102,8 @@ class Fact(Node):
             recorded_at=f.recorded_at, retired_at=f.retired_at,
             supersedes=[strawberry.ID(i) for i in f.supersedes],
             retracts=[strawberry.ID(i) for i in f.retracts],
-            refinements=[_refinement(r) for r in f.revisions], _as_of=as_of)
+            refinements=[_refinement(r) for r in f.revisions], event_id=_id(f.event),
+            undone_by=_id(f.undone_by), _as_of=as_of)
 
 
 def _refinement(revision: dict[str, Any]) -> Refinement:
@@ -128,6 +135,8 @@ class RememberResult:
     consistency_token: str | None = strawberry.field(
         default=None, description="Send it back as the `Graphmem-Consistency` header and"
                                   " the reads of that request see this write, on any host.")
+    event_id: strawberry.ID | None = strawberry.field(
+        default=None, description="The write's event: `undoEvent` reverts what it did.")
 
     @field("The fact stored (or refined, or kept on a DEDUP).")
     async def fact(self, info: GraphInfo) -> Fact | None:
@@ -140,11 +149,34 @@ class RememberResult:
     def from_model(cls, r: model.Result, space: str) -> RememberResult:
         return cls(action=r.action, subject=r.subject, value=r.value, fact_id=_id(r.fact_id),
                    conflict_id=_id(r.conflict_id), message=r.message, _space=space,
-                   consistency_token=r.consistency_token,
+                   consistency_token=r.consistency_token, event_id=_id(r.event_id),
                    collisions=[Collision(fact_id=strawberry.ID(str(c["fact_id"])),
                                          subject=str(c["subject"]), value=str(c["value"]),
                                          shared=[str(s) for s in c["shared"]],
                                          jaccard=float(c["jaccard"])) for c in r.collisions])
+
+
+@strawberry.type(description="What an undo did; undo `eventId` to redo.")
+class UndoResult:
+    event_id: strawberry.ID = strawberry.field(description="The undo's own event.")
+    undone: strawberry.ID = strawberry.field(description="The event it undid.")
+    message: str
+    lines: list[str] = strawberry.field(description="Each change, one line.")
+    restored: list[strawberry.ID] = strawberry.field(description="The copies that bring"
+                                                                 " values back.")
+    retired: list[strawberry.ID] = strawberry.field(description="The facts retired,"
+                                                                " withdrawn or voided.")
+    closed: list[strawberry.ID] = strawberry.field(description="Conflicts closed with"
+                                                               " nothing left in them.")
+    forced: bool = strawberry.field(description="Later values were retired too (force).")
+    consistency_token: str | None = None
+
+    @classmethod
+    def from_model(cls, r: undo.UndoResult) -> UndoResult:
+        return cls(event_id=strawberry.ID(r.event_id), undone=strawberry.ID(r.undone),
+                   message=r.message, lines=list(r.lines), restored=_ids(r.restored),
+                   retired=_ids(r.retired), closed=_ids(r.closed), forced=r.forced,
+                   consistency_token=r.consistency_token)
 
 
 @strawberry.type(description="One entry of a timeline: a fact, or a value it held before"
@@ -239,6 +271,10 @@ class PolicyResult:
 @strawberry.type(description="The outcome of a review action.")
 class ChangeResult:
     message: str
+
+
+def _ids(values: tuple[str, ...]) -> list[strawberry.ID]:
+    return [strawberry.ID(v) for v in values]
 
 
 def _id(value: Any) -> strawberry.ID | None:

@@ -6,7 +6,7 @@
 .source, .source_ref, .metadata,
 raw: CASE WHEN f.message_id IS NULL THEN f.raw
           ELSE COLLECT { MATCH (m:Message {id: f.message_id}) RETURN m.text }[0] END, .category, .head, .relation, .tail,
-.cardinality, .proposed_action, .revisions,
+.cardinality, .proposed_action, .revisions, .event, .undone_by,
 valid_from: toString(f.valid_from), valid_to: toString(f.valid_to),
 recorded_at: toString(f.recorded_at), retired_at: toString(f.retired_at),
 held_from: toString(f.held_from), valid_to_at: toString(f.valid_to_at)

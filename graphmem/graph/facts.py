@@ -82,6 +82,7 @@ def row_to_fact(row: dict[str, Any]) -> Fact:
         supersedes=tuple(get("supersedes_ids") or ()),
         retracts=tuple(get("retracts_ids") or ()),
         revisions=tuple(json.loads(r) for r in revisions) if revisions else (),
+        event=get("event"), undone_by=get("undone_by"),
     )
 
 

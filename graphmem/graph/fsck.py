@@ -34,7 +34,7 @@ def _slots(graph: GraphDriver, space: str) -> Check:
 
 def _orphans(graph: GraphDriver, space: str) -> Check:
     rows = graph.read("fsck/orphans", space=space, limit=LIMIT)
-    return Check("every SUPERSEDED fact is superseded or retracted by another", tuple(
+    return Check("every SUPERSEDED fact is superseded or retracted by another, or undone", tuple(
         f"#{r['id']} {r['subject']} = {r['value']} has no incoming SUPERSEDES or RETRACTS"
         for r in rows))
 

@@ -8,7 +8,8 @@ import unicodedata
 from graphmem.errors import InvalidInput
 
 SAFE_IDENTIFIER = re.compile(r"^[A-Z][A-Z0-9_]{0,63}$")
-RESERVED_TYPES = frozenset({"SUPERSEDES", "RETRACTS", "ABOUT", "INVOLVES", "IN_SPACE"})
+RESERVED_TYPES = frozenset({"SUPERSEDES", "RETRACTS", "RESTORES", "ABOUT", "INVOLVES",
+                            "IN_SPACE"})
 
 
 def relation_type(relation: str) -> str:

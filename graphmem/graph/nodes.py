@@ -188,6 +188,9 @@ class FactNode(GraphNode):
     held_event = StringProperty()
     retired_event = StringProperty()
     refined_event = StringProperty()
+    # the undo that retired, withdrew or voided the fact (its validity emptied then)
+    undone_by = StringProperty()
+    undone_at = DateTimeNeo4jFormatProperty()
     head_key = StringProperty()
     tail_key = StringProperty()
     rel_type = StringProperty()
@@ -197,6 +200,7 @@ class FactNode(GraphNode):
         fulltext_index=FulltextIndex(analyzer="english", eventually_consistent=True))
     supersedes = RelationshipTo("FactNode", "SUPERSEDES", model=Succession)
     retracts = RelationshipTo("FactNode", "RETRACTS", model=Succession)
+    restores = RelationshipTo("FactNode", "RESTORES", model=Succession)
     about = RelationshipTo("EntityNode", "ABOUT", model=About)
 
 

@@ -16,7 +16,9 @@ write path's own statements. Kinds: `remember` (one batch), `settle` (approval o
 settlement: a list of batches and the conflict it closes), `policy`, `entity`
 (create_entity), `sweep` (placeholders attached), `rebuild` (the projection rebuilt),
 `import` (a restored batch of an export: its facts and links as a batch, with the entities,
-conflicts and space properties restored beside them) and `erase` (hard deletion, ids only).
+conflicts and space properties restored beside them), `undo` (the inverse of an earlier
+event as a batch, with the facts it voided and the copies that restore values) and `erase`
+(hard deletion, ids only).
 """
 
 from __future__ import annotations
@@ -134,7 +136,7 @@ def batches(kind: str, payload: dict[str, Any]) -> list[dict[str, Any]]:
     """The write batches an event carries, in the order they were applied."""
     if kind == "remember":
         return [payload]
-    if kind == "settle":
+    if kind in ("settle", "undo"):
         return list(payload.get("batches", []))
     if kind == "import" and isinstance(payload.get("batch"), dict):
         return [payload["batch"]]

@@ -78,8 +78,16 @@ def replay(tx: ManagedTransaction, event: Event, store: str) -> None:
     if event.kind == "import":
         apply_import(tx, space, now, event.payload)
         return
+    if event.kind == "undo":
+        run(tx, "undo/mark", space=space, now=now, event=event.event_id,
+            undone=[u["id"] for u in event.payload.get("undone", [])])
     for payload in outbox.batches(event.kind, event.payload):
         _batch(payload).apply(tx, space, now, event=event.event_id)
+    if event.kind == "undo":
+        run(tx, "undo/link", space=space, now=now, restores=event.payload.get("restores", []))
+        for close in event.payload.get("close", []):
+            run(tx, "conflicts/close", space=space, now=now, id=close["id"],
+                status="dismissed", winner=None, note=close.get("note"), by=close.get("by"))
     if event.kind == "settle" and event.payload.get("close"):
         run(tx, "conflicts/close", space=space, now=now, **event.payload["close"])
     elif event.kind == "policy":

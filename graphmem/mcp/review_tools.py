@@ -82,3 +82,16 @@ async def set_reconcile_policy(ctx: Context[Any, Any],
     E.g. {"mode": "AUTHORITY", "authority": {"crm": 2, "bot": 1}}."""
     return await call(ctx, "set_reconcile_policy", space_of(user_id, agent_id, run_id),
                       lambda mem: mem.review.set_reconcile_policy(mode, authority, curated or ()))
+
+
+@tool("write", title="Undo an event", destructive=True)
+async def undo_event(ctx: Context[Any, Any], event_id: Identifier, force: bool = False,
+                     user_id: UserId = D, agent_id: AgentId = D,
+                     run_id: RunId = D) -> CallToolResult:
+    """Revert what one event did (a write's `event_id`, a settlement's, an undo's): what it
+    made current is retired, what it retired returns, its flags are withdrawn. Answers each
+    change and the undo's own event id (undo that to redo). Refused, naming the blocking
+    facts, when later writes built on it (an approver may pass force). A writer may undo its
+    own writes for a while; anything else needs approve. E.g. {"event_id": "e3f2a1b4c5d6"}."""
+    return await call(ctx, "undo_event", space_of(user_id, agent_id, run_id),
+                      lambda mem: mem.review.undo(event_id, force))

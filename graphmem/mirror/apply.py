@@ -67,6 +67,8 @@ def audit_entry(done: Applied) -> AuditEntry:
                       all=bool(payload.get("all")), rewritten=done.rewritten or {})
     elif entry.kind == "settle":
         detail["batches"] = len(payload.get("batches", []))
+    elif entry.kind == "undo":
+        detail.update(undoes=payload.get("undoes"), forced=bool(payload.get("forced")))
     return AuditEntry(entry.space, str(stub.get("caller", "system")),
                       str(stub.get("operation", entry.kind)), "ok", detail,
                       str(stub.get("tenant", "")), str(stub.get("at", "")))

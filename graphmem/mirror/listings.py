@@ -41,6 +41,19 @@ class Event:
     seq: int
 
 
+def event(store: RelationalStore, cipher: FieldCipher, space: str, event_id: str
+          ) -> Event | None:
+    """One applied event of a space by id (payload opened), None when the mirror has none."""
+    rows = store.query("SELECT event_id, kind, payload, created_at, graph_seq FROM events"
+                       " WHERE event_id = ? AND space = ?", (event_id, space))
+    if not rows:
+        return None
+    r = rows[0]
+    return Event(str(r[0]), str(r[1]),
+                 cipher.open(r[2], event_binding(str(r[0]), space, str(r[1]))) or "{}",
+                 str(r[3]), int(r[4] or 0))
+
+
 def events_from(store: RelationalStore, cipher: FieldCipher, space: str, seq: int,
                  event_id: str, limit: int) -> list[Event]:
     """A space's applied events from (seq, event id) on, that one included, in the graph's

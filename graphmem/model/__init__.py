@@ -214,6 +214,9 @@ class Fact:
     supersedes: tuple[str, ...] = ()
     retracts: tuple[str, ...] = ()
     revisions: tuple[dict[str, Any], ...] = ()
+    # where it came from, not what it says: equal facts may differ in these
+    event: str | None = field(default=None, compare=False)  # the event that recorded it
+    undone_by: str | None = field(default=None, compare=False)  # the undo that voided it
 
     @property
     def effective_confidence(self) -> float:
@@ -335,6 +338,7 @@ class Result:
     conflict_id: str | None = None
     collisions: tuple[dict[str, Any], ...] = ()
     consistency_token: str | None = None  # a read given it back sees this write
+    event_id: str | None = None  # the write's event: undo it with GraphMem.undo
 
     def __str__(self) -> str:
         return self.message

@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
@@ -122,7 +122,9 @@ def write_proposals(tx: ManagedTransaction, outbox: Outbox, req: WriteRequest) -
                                       [_result(p, d, {}) for p, d in decided]))
     conflicts = batch.apply(tx, info.space, info.now, outbox)
     found = clusters.collisions(tx, info.space, decided, req.cluster_jaccard)
-    return [_result(p, d, conflicts, found.get(d.fact_id or "", ())) for p, d in decided]
+    event = str(batch.outbox[0]["id"])
+    return [replace(_result(p, d, conflicts, found.get(d.fact_id or "", ())), event_id=event)
+            for p, d in decided]
 
 
 def _result(p: Proposal, d: Decision, conflicts: dict[str, str],

@@ -9,7 +9,7 @@ for the others), and one `settle` event carries it all to the mirror.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from neo4j import ManagedTransaction
@@ -75,7 +75,7 @@ def settle(tx: ManagedTransaction, outbox: Outbox, req: Settlement) -> Result:
     outbox.record(tx, "settle", {"batches": [batch_payload(b) for b in batches],
                                  "conflict": conflict.id, "close": close,
                                  "kind": conflict.kind.value, "mode": req.mode}, now, event)
-    return _primary(results, winner, conflict)
+    return replace(_primary(results, winner, conflict), event_id=event)
 
 
 def _primary(results: dict[str, Result], winner: Fact | None, conflict: Conflict) -> Result:

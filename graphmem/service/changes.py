@@ -77,6 +77,8 @@ def _drafts(kind: str, payload: dict[str, Any]) -> list[Draft]:
         return _settled(payload)
     if kind == "erase":
         return _erased(payload)
+    if kind == "undo":
+        return _undone(payload)
     return []
 
 
@@ -150,6 +152,42 @@ def _review(payload: dict[str, Any], close: dict[str, Any], mode: str, change: s
         message = f"Conflict {conflict_id} open: {mode}, other proposals still wait"
     if payload.get("kind") == ConflictKind.PENDING.value:
         found.append((PENDING_CHANGED, change, message, conflict))
+    return found
+
+
+def _undone(payload: dict[str, Any]) -> list[Draft]:
+    """An undo: each fact it voided or restored, the conflicts it closed, and the proposals
+    it put back to wait."""
+    undoes = str(payload.get("undoes") or "")
+    found: list[Draft] = []
+    for batch in payload.get("batches", []):
+        for row in batch.get("statuses", []):
+            found.append((FACT_CHANGED, "undone", f"undone: fact {row.get('id')} is now"
+                                                  f" {row.get('status')} (event {undoes})",
+                          {"fact_id": row.get("id"), "status": row.get("status")}))
+        for row in batch.get("facts", []):
+            found.append((FACT_CHANGED, "restored", f"restored: {row.get('subject')} ="
+                                                    f" {row.get('value')} (event {undoes})", {
+                "fact_id": row.get("id"), "subject": row.get("subject"),
+                "value": row.get("value"), "status": row.get("status")}))
+        for row in batch.get("refines", []):
+            found.append((FACT_CHANGED, "undone", f"undone: fact {row.get('id')} refined back"
+                                                  f" to {row.get('value')} (event {undoes})",
+                          {"fact_id": row.get("id"), "value": row.get("value")}))
+        for c in batch.get("conflicts", []):
+            fields = {"conflict_id": c.get("id"), "kind": c.get("kind"),
+                      "fact_id": (c.get("flagged") or [None])[0], "subject": c.get("subject"),
+                      "fact_ids": tuple(c.get("fact_ids", ()))}
+            message = f"conflict {c.get('id')} opened again (event {undoes} undone)"
+            found.append((CONFLICT_OPENED, "opened", message, fields))
+            if c.get("kind") == ConflictKind.PENDING.value:
+                found.append((PENDING_CHANGED, "proposed", message, fields))
+    for close in payload.get("close", []):
+        conflict = {"conflict_id": close.get("id"), "status": "dismissed",
+                    "note": close.get("note"), "by": close.get("by")}
+        message = f"Conflict {close.get('id')} dismissed: {close.get('note')}"
+        found.append((CONFLICT_CLOSED, "undone", message, conflict))
+        found.append((PENDING_CHANGED, "undone", message, conflict))
     return found
 
 

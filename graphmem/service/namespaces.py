@@ -34,6 +34,7 @@ from graphmem.model.recall import ActCheck
 from graphmem.model.receipts import Verdict
 from graphmem.model.stats import SpaceInfo, SpaceStats
 from graphmem.model.transfer import ExportResult, ImportReport
+from graphmem.model.undo import UndoResult
 from graphmem.service.audit import Auditor
 from graphmem.service.context import SpaceContext
 from graphmem.service.entities import EntityGraph
@@ -42,6 +43,7 @@ from graphmem.service.reads import Listing, Reads
 from graphmem.service.records import Records
 from graphmem.service.review import Review
 from graphmem.service.transfer import Transfer
+from graphmem.service.undo import Undo
 from graphmem.service.writes import Writes
 
 T = TypeVar("T")
@@ -134,6 +136,15 @@ class ReviewDesk(_Namespace):
         """Both claims valid (different contexts): held facts become active beside the rest."""
         return self._run("dismiss_conflict", lambda call: self._review.dismiss_conflict(
             call, conflict_id, note, by))
+
+    def undo(self, event_id: str, force: bool = False) -> UndoResult:
+        """Revert what one event did (a write's `event_id`, a settlement's, an undo's): what
+        it made current is retired, what it retired returns, its flags are withdrawn and its
+        refinements refined back; the undo is an event of its own, so undoing it redoes.
+        Refused, naming the blocking facts, when later writes built on the event, unless an
+        approver passes `force`."""
+        undo = Undo(self._ctx, self._writes)
+        return self._run("undo", lambda call: undo.undo(call, event_id, force))
 
     def set_reconcile_policy(self, mode: str, authority: Mapping[str, int] | None = None,
                              curated: Iterable[str] = ()) -> str:

@@ -77,6 +77,16 @@ class Target:
         fact_id: str = data["rememberFacts"][0]["factId"]
         return fact_id
 
+    def fresh_event(self) -> str:
+        """A write by this target's writer: another key's event, which only an approver
+        may undo."""
+        data = self.api.ok(self.writer, "mutation($s: String!, $f: [FactInput!]!) {"
+                           " rememberFacts(space: $s, facts: $f) { eventId } }",
+                           {"s": self.space, "f": [{"subject": f"u-{self.tag}",
+                                                    "value": "fresh"}]})
+        event_id: str = data["rememberFacts"][0]["eventId"]
+        return event_id
+
     def conflict(self) -> dict[str, Any]:
         return open_conflict(self.api, self.writer, self.space, self.tag)
 
@@ -133,6 +143,12 @@ OPERATIONS: dict[str, tuple[str, str, Variables]] = {
                                    " conflictId: $c) { message } }", _conflict),
     "recall": ("read", 'query($s: String!) { recall(space: $s, question: "which state?")'
                        " { answer text } }", _space),
+    "changes": ("read", 'query($s: String!) { changes(space: $s, from:'
+                        ' "2026-01-01T00:00:00+00:00") { totalCount } }', _space),
+    # the guard asks for write; undoing another key's event takes approve (the service)
+    "undoEvent": ("approve", "mutation($s: String!, $e: ID!) { undoEvent(space: $s,"
+                             " eventId: $e) { eventId } }",
+                  _with(e=lambda t: t.fresh_event())),
     "checkBeforeAct": ("read", 'query($s: String!) { checkBeforeAct(space: $s,'
                                ' subjects: ["state"]) { allowed } }', _space),
     "entities": ("read", "query($s: String!) { entities(space: $s) { totalCount } }", _space),
@@ -382,6 +398,15 @@ def _b_conflict(w: World) -> dict[str, Any]:
     return open_conflict(w.api, w.admin_b, OWN, uuid.uuid4().hex[:10])
 
 
+def _b_event(w: World) -> str:
+    """An event of tenant B's space."""
+    data = w.api.ok(w.admin_b, "mutation($s: String!, $f: String!) { rememberFacts(space: $s,"
+                               ' facts: [{subject: $f, value: "other"}]) { eventId } }',
+                    {"s": OWN, "f": f"undo-{uuid.uuid4().hex[:8]}"})
+    event_id: str = data["rememberFacts"][0]["eventId"]
+    return event_id
+
+
 def _b_proposal(w: World) -> dict[str, Any]:
     return propose(w.api, w.admin_b, OWN, uuid.uuid4().hex[:10])
 
@@ -416,6 +441,8 @@ BY_ID: dict[str, tuple[str, Callable[[World], dict[str, Any]]]] = {
                         lambda w: {"s": OWN, "c": _b_conflict(w)["conflictId"]}),
     "delete": ("mutation($s: String!, $f: ID!) { delete(space: $s, factId: $f) { factCount } }",
                lambda w: {"s": OWN, "f": _b_fact(w)}),
+    "undoEvent": ("mutation($s: String!, $e: ID!) { undoEvent(space: $s, eventId: $e)"
+                  " { eventId } }", lambda w: {"s": OWN, "e": _b_event(w)}),
     "receipt": ("query($id: ID!) { receipt(id: $id) { receiptId } }",
                 lambda w: {"id": w.other.receipt}),
 }

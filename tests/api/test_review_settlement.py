@@ -102,3 +102,39 @@ def test_confirm_gate_resolve_conflict_after_a_confirm_settles_the_rest(
     assert active(api, token) == ["Warfarin 10mg"]
     assert api.ok(token, OPEN)["conflicts"]["nodes"] == []
     assert api.ok(token, FLAGGED)["facts"]["nodes"] == []
+
+
+UNDO = ("mutation($s: String!, $e: ID!, $force: Boolean!) { undoEvent(space: $s, eventId: $e,"
+        " force: $force) { eventId undone lines restored retired forced } }")
+WRITE_EVENT = ("mutation($s: String!, $f: [FactInput!]!) { rememberFacts(space: $s, facts: $f)"
+               " { action factId eventId } }")
+
+
+def test_undo_and_redo_over_graphql_with_who_may_undo(api: Api) -> None:
+    tenant = new_tenant()
+    writer, other, approver = (api.key("writer", tenant), api.key("writer", tenant),
+                               api.key("approver", tenant))
+    api.ok(writer, WRITE_EVENT, {"s": "u", "f": [{"subject": "city", "value": "Paris",
+                                                  "confidence": 0.95}]})
+    moved = api.ok(writer, WRITE_EVENT, {"s": "u", "f": [{"subject": "city", "value": "Berlin",
+                                                          "confidence": 0.95}]})
+    event = moved["rememberFacts"][0]["eventId"]
+    assert moved["rememberFacts"][0]["action"] == "SUPERSEDE" and event
+    denied = api.gql(other, UNDO, {"s": "u", "e": event, "force": False})
+    assert codes(denied) == ["FORBIDDEN"], denied
+    undone = api.ok(writer, UNDO, {"s": "u", "e": event, "force": False})["undoEvent"]
+    assert undone["undone"] == event and len(undone["restored"]) == 1
+    city = '{ facts(space: "u", subject: "city") { nodes { value } } }'
+    assert api.ok(writer, city)["facts"]["nodes"] == [{"value": "Paris"}]
+    again = api.gql(writer, UNDO, {"s": "u", "e": event, "force": False})
+    assert codes(again) == ["ALREADY_SETTLED"], again
+    redo = api.ok(approver, UNDO, {"s": "u", "e": undone["eventId"], "force": False})
+    assert api.ok(writer, city)["facts"]["nodes"] == [{"value": "Berlin"}]
+    later = api.ok(writer, WRITE_EVENT, {"s": "u", "f": [{"subject": "city", "value": "Rome",
+                                                          "confidence": 0.95}]})
+    blocked = api.gql(approver, UNDO, {"s": "u", "e": redo["undoEvent"]["eventId"],
+                                       "force": False})
+    assert codes(blocked) == ["UNDO_BLOCKED"], blocked
+    assert later["rememberFacts"][0]["factId"] in blocked["errors"][0]["message"]
+    missing = api.gql(approver, UNDO, {"s": "u", "e": "e000000000000", "force": False})
+    assert codes(missing) == ["NOT_FOUND"], missing

@@ -152,7 +152,7 @@ def test_every_property_a_fact_row_stores_is_declared() -> None:
 def test_the_fixed_relationship_types_are_reserved_for_the_model() -> None:
     fixed = {rel.definition["relation_type"] for cls in nodes.DECLARED
              for rel in cls.defined_properties(aliases=False, properties=False).values()}
-    assert fixed == {"SUPERSEDES", "RETRACTS", "ABOUT", "INVOLVES"}
+    assert fixed == {"SUPERSEDES", "RETRACTS", "RESTORES", "ABOUT", "INVOLVES"}
     assert fixed <= RESERVED_TYPES, "a relation could be projected onto a model type"
 
 

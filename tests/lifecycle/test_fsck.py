@@ -31,7 +31,7 @@ DROP_EDGE = "MATCH (:Entity {space: $space})-[r]->(:Entity) WHERE r.fact_id = $i
 DROP_ABOUT = "MATCH (f:Fact {id: $id})-[a:ABOUT]->() DELETE a"
 
 SLOTS = "one active value per single-valued slot"
-ORPHANS = "every SUPERSEDED fact is superseded or retracted by another"
+ORPHANS = "every SUPERSEDED fact is superseded or retracted by another, or undone"
 EDGES = "projection edges match their facts"
 VECTORS = "every stored vector belongs to a fact of its space"
 STRAY_VECTOR = ("CREATE (:FactVector {fact_id: $id, space: $space, seq: 0,"

@@ -55,6 +55,13 @@ def build_history(mem: GraphMem, other: GraphMem) -> None:
                                  source="alice")[0]
     assert flagged.conflict_id is not None
     mem.review.dismiss_conflict(flagged.conflict_id, note="both hold")
+    moved = mem.remember_facts([{"subject": "city", "value": "Oslo", "confidence": SURE}],
+                               source="alice")[0]
+    undone = mem.review.undo(moved.event_id or "")  # an undo, and an undo undone
+    mem.review.undo(undone.event_id)
+    mistake = mem.remember_facts([{"subject": "stack", "value": "MobX", "confidence": SURE,
+                                   "action": "SUPERSEDE"}], source="alice")[0]
+    mem.review.undo(mistake.event_id or "")  # Zustand returns as a copy
     doomed = mem.remember_facts([{"subject": "pin", "value": "1234", "confidence": SURE}],
                                 source="alice")[0]
     mem.erasure.delete(fact_id=doomed.fact_id)

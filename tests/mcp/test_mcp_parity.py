@@ -31,7 +31,7 @@ NOT_FOR_AGENTS = {
 # GraphQL root field -> the MCP tool (or resource, for subscriptions) that does its job.
 COUNTERPARTS = {
     "auditEntries": "audit_log", "auditLog": "audit_log", "checkBeforeAct": "check_before_act",
-    "changes": "changes",
+    "changes": "changes", "undoEvent": "undo_event",
     "conflicts": "list_conflicts", "entities": "search_entities", "entity": "get_entity",
     "entityHistory": "entity_history", "exportMemory": "export_space",
     "exportPublicKey": "export_public_key", "fact": "get_fact", "facts": "list_facts",

@@ -211,3 +211,28 @@ def test_changes_between_two_times_match_graphql(api: Api, runtime: Runtime) -> 
         assert valid == "Nothing changed between those times."
         naive = session.call("changes", {"user_id": u, "from_time": "2026-01-01T00:00:00"})
         assert naive.is_error
+
+
+def test_undo_event_and_redo_over_mcp(api: Api, runtime: Runtime) -> None:
+    tenant, u = new_tenant(), user()
+    token = api.key("approver", tenant)
+    with http(f"{api.base}/mcp", token) as session:
+        first = session.call("remember_facts", {"user_id": u, "facts": [
+            {"subject": "city", "value": "Paris", "confidence": 0.95}]})
+        moved = session.call("remember_facts", {"user_id": u, "facts": [
+            {"subject": "city", "value": "Berlin", "confidence": 0.95}]})
+        assert not first.is_error and moved.structured_content is not None
+        event = moved.structured_content["result"][0]["event_id"]
+        undone = session.call("undo_event", {"user_id": u, "event_id": event})
+        assert not undone.is_error, text_of(undone)
+        said = text_of(undone)
+        assert said.startswith(f"Undid event {event} (as event ")
+        assert "Restored city = Paris" in said
+        mem = GraphMem(Space(tenant, u), runtime=runtime)
+        assert [f.value for f in mem.active("city")] == ["Paris"]
+        assert undone.structured_content is not None
+        redo = session.call("undo_event", {"user_id": u,
+                                           "event_id": undone.structured_content["event_id"]})
+        assert not redo.is_error and [f.value for f in mem.active("city")] == ["Berlin"]
+        again = session.call("undo_event", {"user_id": u, "event_id": event})
+        assert again.is_error and "already undone" in text_of(again)

@@ -32,7 +32,7 @@ def seeded(runtime: Runtime) -> tuple[GraphMem, dict[str, Any]]:
     [conflict] = mem.review.conflicts()
     receipt = mem.records.record_decision("send a letter", ["home"])
     return mem, {"fact": home.fact_id, "held": held.fact_id, "conflict": conflict.id,
-                 "receipt": receipt}
+                 "receipt": receipt, "event": home.event_id}
 
 
 def arguments(ids: dict[str, Any]) -> dict[str, dict[str, Any]]:
@@ -49,6 +49,7 @@ def arguments(ids: dict[str, Any]) -> dict[str, dict[str, Any]]:
         "get_reconcile_policy": {},
         "history": {"subject": "home"},
         "changes": {"from_time": "2026-01-01T00:00:00+00:00"},
+        "undo_event": {"event_id": ids["event"]},
         "list_conflicts": {},
         "list_memories": {},
         "pending_changes": {},
@@ -98,7 +99,8 @@ def untouched(mem: GraphMem, ids: dict[str, Any]) -> None:
 
 def test_every_tool_the_matrix_names_is_a_tool_and_the_reverse(api: Api,
                                                                 runtime: Runtime) -> None:
-    assert set(arguments({"held": "", "fact": "", "conflict": "", "receipt": {}})) == set(TOOLS)
+    assert set(arguments({"held": "", "fact": "", "conflict": "", "receipt": {},
+                          "event": ""})) == set(TOOLS)
 
 
 def test_a_key_of_another_tenant_sees_nothing_of_this_one(api: Api, runtime: Runtime) -> None:

@@ -474,6 +474,48 @@ def test_the_changes_view_shows_what_changed_between_two_times(browser: Browser,
         context.close()
 
 
+def test_undo_and_redo_from_the_timeline_and_from_a_write(browser: Browser,
+                                                          server: Server) -> None:
+    tenant = new_tenant()
+    approver = server.key("approver", tenant)
+    remember(server, approver, "un", [{"subject": "state", "value": "Redux",
+                                       "confidence": 0.95}])
+    context, page, watch = open_page(browser, server)
+    try:
+        sign_in(page, server, approver, "un")
+        open_view(page, "Write", "Write")
+        page.get_by_label("Subject").fill("state")
+        page.get_by_label("Value").fill("Zustand")
+        page.get_by_role("button", name="Remember").first.click()
+        results = page.get_by_role("status", name="Results")
+        expect(results).to_contain_text("[SUPERSEDE] state = Zustand")
+        page.get_by_role("button", name="Undo this write").click()
+        expect(page.locator(".undo-done")).to_contain_text("Restored state = Redux")
+        counts = page.locator(".counts")
+        expect(counts).to_contain_text("1 active")
+        page.get_by_role("button", name="Redo this write").click()
+        expect(page.locator(".undo-done")).to_contain_text("Retired")
+        open_view(page, "Facts", "Facts")
+        rows = page.locator(".fact-row")
+        expect(rows).to_have_count(1)
+        expect(rows.first).to_contain_text("Zustand")
+        rows.first.get_by_role("link", name="Timeline of state").click()
+        versions = page.locator(".timeline > li.version")
+        expect(versions.filter(has_text="undone by event")).to_have_count(2)
+        current = versions.filter(has_text="ACTIVE")
+        expect(current).to_have_count(1)
+        assert axe_scan(page) == []
+        screenshot(page, "undo", "timeline")
+        current.get_by_role("button", name=re.compile(r"^Undo the write of")).click()
+        expect(current.locator(".undo-done")).to_contain_text("Undid event")
+        open_view(page, "Facts", "Facts")
+        expect(rows).to_have_count(1)
+        expect(rows.first).to_contain_text("Redux")
+        watch.assert_clean()
+    finally:
+        context.close()
+
+
 def test_the_facts_list_pages_by_cursor(browser: Browser, server: Server) -> None:
     tenant = new_tenant()
     writer = server.key("writer", tenant)

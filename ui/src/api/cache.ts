@@ -14,7 +14,8 @@ const EMBEDDED = [
   'FactChangedEvent', 'FactConnection', 'FactEdge', 'History', 'HistoryEntry',
   'HistoryEntryEdge', 'PageInfo', 'PendingChangedEvent', 'ReceiptVerdict', 'Refinement',
   'RelatedEdge', 'RelatedPath', 'RelatedResult', 'RememberResult', 'ServerInfo', 'Space',
-  'SpaceConnection', 'SpaceEdge', 'SpaceStats', 'Viewer',
+  'SpaceConnection', 'SpaceEdge', 'SpaceStats', 'Viewer', 'UndoResult', 'SlotChange',
+  'SlotChangeConnection', 'SlotChangeEdge', 'ChangeCause',
 ];
 
 const keys: KeyingConfig = Object.fromEntries(EMBEDDED.map((name) => [name, () => null]));
@@ -22,7 +23,7 @@ const keys: KeyingConfig = Object.fromEntries(EMBEDDED.map((name) => [name, () =
 /** The reads a change to a space's facts or conflicts can alter. */
 const CHANGED_BY_WRITES = ['facts', 'fact', 'history', 'conflicts', 'pendingChanges', 'stats',
   'spaces', 'entities', 'searchEntities', 'entity', 'entityHistory', 'neighbourhood',
-  'recallRelated'];
+  'recallRelated', 'changes'];
 
 export function invalidateReads(cache: Cache, fields: string[] = CHANGED_BY_WRITES): void {
   for (const field of cache.inspectFields('Query')) {
@@ -47,6 +48,7 @@ export const graphmemCache = cacheExchange({
       resolveConflict: refresh,
       dismissConflict: refresh,
       createEntity: refresh,
+      undoEvent: refresh,
     },
     Subscription: {
       factChanged: refresh,

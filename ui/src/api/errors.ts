@@ -39,6 +39,8 @@ export function explain(error: CombinedError): string {
       return `Someone else acted first: ${message}. The list has been refreshed.`;
     case 'BAD_USER_INPUT':
       return `Not accepted: ${message}`;
+    case 'UNDO_BLOCKED':
+      return `Not undone: ${message}`;
     case 'UNAVAILABLE':
       return `Unavailable: ${message}`;
     case 'NETWORK':

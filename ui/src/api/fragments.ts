@@ -26,5 +26,7 @@ export const FactFields = graphql(`
     retiredAt
     supersedes
     retracts
+    eventId
+    undoneBy
   }
 `);

@@ -11,6 +11,7 @@ import { useFreshQuery } from '../app/refresh';
 import { useTime } from '../app/time';
 import { ErrorNote, Loading } from '../components/Notice';
 import { usePaging } from '../components/Pages';
+import { UndoButton } from '../components/UndoButton';
 import { StatusBadge, Value, When } from '../components/Value';
 import { graphql } from '../gql';
 import type { SubjectHistoryQuery } from '../gql/graphql';
@@ -76,6 +77,15 @@ function Version({ entry, subject }: { entry: Entry; subject: string }) {
           {next.retracts.includes(fact.factId) ? 'retracted by' : 'superseded by'}{' '}
           {short(next.factId)} (<Value text={next.value} />, recorded <When at={next.recordedAt} />)
         </p>
+      ) : null}
+      {fact.undoneBy ? (
+        <p className="link-line">undone by event <code>{fact.undoneBy}</code></p>
+      ) : null}
+      {fact.eventId && entry.status !== 'REFINED' ? (
+        <div className="link-line">
+          recorded by event <code>{fact.eventId}</code>
+          {fact.undoneBy ? null : <UndoButton eventId={fact.eventId} what={`the write of ${short(fact.factId)}`} />}
+        </div>
       ) : null}
     </li>
   );

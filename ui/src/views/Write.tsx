@@ -9,6 +9,7 @@ import { useMutation } from 'urql';
 import { explain } from '../api/errors';
 import { useSession } from '../app/context';
 import { ErrorNote } from '../components/Notice';
+import { UndoButton } from '../components/UndoButton';
 import { Value } from '../components/Value';
 import { graphql } from '../gql';
 import type { RememberFactsMutation } from '../gql/graphql';
@@ -16,7 +17,7 @@ import type { RememberFactsMutation } from '../gql/graphql';
 const RememberFacts = graphql(`
   mutation RememberFacts($space: String!, $facts: [FactInput!]!, $text: String!, $source: String!) {
     rememberFacts(space: $space, facts: $facts, text: $text, source: $source) {
-      action subject value factId conflictId message
+      action subject value factId conflictId message eventId
       collisions { factId subject value }
     }
   }
@@ -25,7 +26,7 @@ const RememberFacts = graphql(`
 const RememberText = graphql(`
   mutation RememberText($space: String!, $text: String!, $source: String!) {
     remember(space: $space, text: $text, source: $source) {
-      action subject value factId conflictId message
+      action subject value factId conflictId message eventId
       collisions { factId subject value }
     }
   }
@@ -35,7 +36,10 @@ type Line = RememberFactsMutation['rememberFacts'][number];
 
 function Results({ lines }: { lines: Line[] }) {
   if (!lines.length) return null;
+  const event = lines.find((l) => l.eventId)?.eventId;
+  const changed = lines.some((l) => l.action !== 'DEDUP' && l.action !== 'SKIP');
   return (
+    <>
     <ul className="results" role="status" aria-label="Results">
       {lines.map((l, i) => (
         <li key={i} className={`action-${l.action.toLowerCase()}`}>
@@ -50,6 +54,8 @@ function Results({ lines }: { lines: Line[] }) {
         </li>
       ))}
     </ul>
+    {event && changed ? <UndoButton key={event} eventId={event} what="this write" /> : null}
+    </>
   );
 }
 
