@@ -7,6 +7,7 @@ build one explicitly and nothing changes behind its back.
 from __future__ import annotations
 
 import ipaddress
+import re
 from pathlib import Path
 from typing import Annotated, Any, Literal
 from urllib.parse import urlsplit
@@ -101,6 +102,19 @@ class Settings(BaseSettings):
     mirror_interval: float = Field(1.0, gt=0, description="Background outbox drain period (s).")
     mirror_batch: int = Field(500, ge=1, le=10_000)
     outbox_keep_seconds: int = Field(86400, ge=0, description="Applied outbox entries kept.")
+    redaction: Literal["off", "secrets", "personal"] = Field(
+        "secrets", description="What a write loses before the model or any store sees it:"
+        " nothing, secrets (keys, tokens, private keys, passwords, card numbers, IBANs), or"
+        " secrets and personal data (e-mail addresses, phone numbers).")
+    redaction_overrides: dict[str, Literal["off", "secrets", "personal"]] = Field(
+        default_factory=dict, description="The redaction of a tenant or of one space (JSON:"
+        " a tenant name or a space key -> its mode; the most specific wins).")
+    redaction_patterns: dict[str, str] = Field(
+        default_factory=dict, description="An organisation's own secrets (JSON: kind ->"
+        " regular expression), redacted in every mode but off.")
+    redaction_phone_region: str = Field("US", pattern=r"^[A-Z]{2}$", description="Where a"
+                                        " phone number without a country code is read as"
+                                        " dialled from.")
     undo_window_seconds: int = Field(3600, ge=0, description="How long a writer may undo its"
                                      " own write without the approve capability (0: only"
                                      " approvers undo).")
@@ -238,6 +252,19 @@ class Settings(BaseSettings):
                     or parts.username or parts.password):
                 raise ValueError(f"{origin!r} is not an origin like https://app.example.com"
                                  " (http or https, a host, an optional port, no path)")
+        return value
+
+    @field_validator("redaction_patterns", mode="after")
+    @classmethod
+    def _patterns(cls, value: dict[str, str]) -> dict[str, str]:
+        for kind, pattern in value.items():
+            if not re.fullmatch(r"[a-z0-9_]{1,40}", kind):
+                raise ValueError(f"redaction kind {kind!r}: use 1-40 of a-z, 0-9 and _")
+            try:
+                re.compile(pattern)
+            except re.error as e:
+                raise ValueError(f"redaction pattern for {kind!r} is not a regular"
+                                 f" expression: {e}") from None
         return value
 
     @field_validator("home", mode="after")

@@ -137,6 +137,9 @@ class RememberResult:
                                   " the reads of that request see this write, on any host.")
     event_id: strawberry.ID | None = strawberry.field(
         default=None, description="The write's event: `undoEvent` reverts what it did.")
+    redacted: list[str] = strawberry.field(
+        default_factory=list, description="The kinds of secrets (or personal data) redaction"
+                                          " removed from the write before anything stored it.")
 
     @field("The fact stored (or refined, or kept on a DEDUP).")
     async def fact(self, info: GraphInfo) -> Fact | None:
@@ -150,6 +153,7 @@ class RememberResult:
         return cls(action=r.action, subject=r.subject, value=r.value, fact_id=_id(r.fact_id),
                    conflict_id=_id(r.conflict_id), message=r.message, _space=space,
                    consistency_token=r.consistency_token, event_id=_id(r.event_id),
+                   redacted=list(r.redacted),
                    collisions=[Collision(fact_id=strawberry.ID(str(c["fact_id"])),
                                          subject=str(c["subject"]), value=str(c["value"]),
                                          shared=[str(s) for s in c["shared"]],

@@ -62,6 +62,8 @@ def audit_entry(done: Applied) -> AuditEntry:
     detail: dict[str, Any] = {"event": entry.id, "kind": entry.kind, "digest": done.digest}
     if entry.kind == "remember":
         detail["count"] = len(payload.get("results", []))
+        if payload.get("redacted"):
+            detail["redacted"] = payload["redacted"]
     elif entry.kind == "erase":
         detail.update(scope=payload.get("scope"), facts=len(payload.get("facts", [])),
                       all=bool(payload.get("all")), rewritten=done.rewritten or {})

@@ -338,7 +338,8 @@ class Result:
     conflict_id: str | None = None
     collisions: tuple[dict[str, Any], ...] = ()
     consistency_token: str | None = None  # a read given it back sees this write
-    event_id: str | None = None  # the write's event: undo it with GraphMem.undo
+    event_id: str | None = None  # the write's event: undo it with mem.review.undo
+    redacted: tuple[str, ...] = ()  # kinds of secrets (or personal data) the write lost
 
     def __str__(self) -> str:
         return self.message

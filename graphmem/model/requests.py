@@ -21,6 +21,7 @@ class Write:
     source_ref: str = ""
     metadata: Mapping[str, Any] | None = None
     retract: bool = False
+    redacted: tuple[str, ...] = ()  # the kinds redaction removed from it (set by the service)
 
     @property
     def operation(self) -> str:

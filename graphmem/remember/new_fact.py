@@ -27,6 +27,7 @@ class WriteInfo:
     metadata: dict[str, Any] = field(default_factory=dict)
     message_key: str | None = None
     message_id: str | None = None  # the id `text` is stored under, once for the write
+    redacted: tuple[str, ...] = ()  # kinds redaction removed from the write
 
 
 def recorded(p: Proposal, info: WriteInfo) -> datetime:

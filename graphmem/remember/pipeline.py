@@ -147,6 +147,8 @@ def _outbox_entry(outbox: Outbox, info: WriteInfo, batch: Batch, results: list[R
         "facts": batch.facts, "supersedes": batch.supersedes, "retracts": batch.retracts,
         "refines": batch.refines, "conflicts": batch.conflicts, "messages": batch.messages,
     }
+    if info.redacted:
+        payload["redacted"] = list(info.redacted)
     now, now_text = info.now, info.now.isoformat()
 
     def default(value: Any) -> Any:

@@ -28,6 +28,7 @@ from graphmem.remember.proposals import TIME_FIELDS, check_text, parse_proposals
 from graphmem.remember.results import NO_FACTS, NOTHING_TO_RETRACT
 from graphmem.remember.write import new_id
 from graphmem.service.context import SpaceContext, now
+from graphmem.service.redaction import redactor_for
 
 NO_MESSAGE = Write()  # facts written without a message, source or metadata (imports)
 
@@ -54,10 +55,24 @@ class Writes:
         self.ctx = ctx
 
     def submit(self, call: AuditCall, write: Write) -> list[Result]:
-        """The write a caller asked for: extraction first when it holds no facts."""
+        """The write a caller asked for, redacted before anything reads it: extraction first
+        when it holds no facts."""
+        write = self._redacted(write)
         if write.facts is None:
-            return self._forget(call, write) if write.retract else self._remember(call, write)
-        return self._facts(call, write)
+            results = (self._forget(call, write) if write.retract
+                       else self._remember(call, write))
+        else:
+            results = self._facts(call, write)
+        if not write.redacted:
+            return results
+        return [replace(r, redacted=write.redacted) for r in results]
+
+    def _redacted(self, write: Write) -> Write:
+        """The write without the secrets (and, where the space asks, the personal data) its
+        space's redaction finds (graphmem.remember.redact)."""
+        clean, found = redactor_for(self.ctx.settings, self.ctx.key).write(write)
+        kinds = tuple(sorted({*write.redacted, *found}))
+        return replace(clean, redacted=kinds) if kinds != write.redacted else clean
 
     # ---- structured facts -------------------------------------------------------------
     def _facts(self, call: AuditCall, write: Write) -> list[Result]:
@@ -119,6 +134,7 @@ class Writes:
         speaker = self._speaker(source)
         info = WriteInfo(space=ctx.key, source=speaker.source, source_ref=write.source_ref,
                          text=text, metadata=dict(write.metadata or {}),
+                         redacted=write.redacted,
                          message_key=message_key(text), now=at or now(),
                          message_id=new_id("m") if text else None)
         self._check_times(proposals, info.now)
@@ -204,7 +220,7 @@ class Writes:
         facts = self._extract(text, forget=False)
         if not facts:
             return [Result(Action.SKIP, "", "", None, NO_FACTS)]
-        return self._facts(call, replace(write, facts=tuple(facts), text=text))
+        return self._facts(call, self._redacted(replace(write, facts=tuple(facts), text=text)))
 
     def _forget(self, call: AuditCall, write: Write) -> list[Result]:
         self.ctx.require("write")
@@ -212,7 +228,7 @@ class Writes:
         facts = self._extract(text, forget=True)
         if not facts:
             return [Result(Action.SKIP, "", "", None, NOTHING_TO_RETRACT)]
-        return self._facts(call, replace(write, facts=tuple(facts), text=text))
+        return self._facts(call, self._redacted(replace(write, facts=tuple(facts), text=text)))
 
     def _extract(self, text: str, forget: bool) -> list[dict[str, Any]]:
         if not text.strip():

@@ -138,3 +138,15 @@ def test_undo_and_redo_over_graphql_with_who_may_undo(api: Api) -> None:
     assert later["rememberFacts"][0]["factId"] in blocked["errors"][0]["message"]
     missing = api.gql(approver, UNDO, {"s": "u", "e": "e000000000000", "force": False})
     assert codes(missing) == ["NOT_FOUND"], missing
+
+
+def test_a_write_says_what_redaction_removed_over_graphql(api: Api) -> None:
+    token = api.key("writer", new_tenant())
+    done = api.ok(token, "mutation($s: String!, $f: [FactInput!]!) { rememberFacts(space: $s,"
+                         " facts: $f) { value redacted fact { value raw } } }",
+                  {"s": "u", "f": [{"subject": "ci", "value": "token ghp_" + "a1B2c3D4" * 4
+                                    + "e5F6", "raw": "card 4111 1111 1111 1111"}]})
+    line = done["rememberFacts"][0]
+    assert line["redacted"] == ["card_number", "github_token"]
+    assert line["fact"] == {"value": "token [REDACTED:github_token]",
+                            "raw": "card [REDACTED:card_number]"}

@@ -236,3 +236,13 @@ def test_undo_event_and_redo_over_mcp(api: Api, runtime: Runtime) -> None:
         assert not redo.is_error and [f.value for f in mem.active("city")] == ["Berlin"]
         again = session.call("undo_event", {"user_id": u, "event_id": event})
         assert again.is_error and "already undone" in text_of(again)
+
+
+def test_a_write_over_mcp_is_redacted_and_says_so(api: Api) -> None:
+    with http(f"{api.base}/mcp", api.key("writer", new_tenant())) as session:
+        done = session.call("remember_facts", {"user_id": user(), "facts": [
+            {"subject": "billing", "value": "IBAN GB82 WEST 1234 5698 7654 32",
+             "confidence": 0.95}]})
+        assert done.structured_content is not None, text_of(done)
+        line = done.structured_content["result"][0]
+        assert line["redacted"] == ["iban"] and line["value"] == "IBAN [REDACTED:iban]"

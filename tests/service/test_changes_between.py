@@ -18,6 +18,8 @@ from graphmem.runtime import Runtime
 
 from support import isolation
 
+pytestmark = pytest.mark.races
+
 
 def instant() -> datetime:
     """Now, strictly after every write made before it (the clock's resolution is coarse on

@@ -22,6 +22,8 @@ from graphmem.service.context import Caller
 
 from support import isolation
 
+pytestmark = pytest.mark.races
+
 
 def instant() -> datetime:
     time.sleep(0.005)

@@ -17,7 +17,7 @@ import type { RememberFactsMutation } from '../gql/graphql';
 const RememberFacts = graphql(`
   mutation RememberFacts($space: String!, $facts: [FactInput!]!, $text: String!, $source: String!) {
     rememberFacts(space: $space, facts: $facts, text: $text, source: $source) {
-      action subject value factId conflictId message eventId
+      action subject value factId conflictId message eventId redacted
       collisions { factId subject value }
     }
   }
@@ -26,7 +26,7 @@ const RememberFacts = graphql(`
 const RememberText = graphql(`
   mutation RememberText($space: String!, $text: String!, $source: String!) {
     remember(space: $space, text: $text, source: $source) {
-      action subject value factId conflictId message eventId
+      action subject value factId conflictId message eventId redacted
       collisions { factId subject value }
     }
   }
@@ -37,6 +37,7 @@ type Line = RememberFactsMutation['rememberFacts'][number];
 function Results({ lines }: { lines: Line[] }) {
   if (!lines.length) return null;
   const event = lines.find((l) => l.eventId)?.eventId;
+  const redacted = [...new Set(lines.flatMap((l) => l.redacted))];
   const changed = lines.some((l) => l.action !== 'DEDUP' && l.action !== 'SKIP');
   return (
     <>
@@ -54,6 +55,9 @@ function Results({ lines }: { lines: Line[] }) {
         </li>
       ))}
     </ul>
+    {redacted.length ? (
+      <p className="muted" data-testid="redacted">Redacted before storing: {redacted.join(', ')}.</p>
+    ) : null}
     {event && changed ? <UndoButton key={event} eventId={event} what="this write" /> : null}
     </>
   );
