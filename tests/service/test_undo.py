@@ -5,6 +5,7 @@ who may undo; and the events that cannot be."""
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
@@ -14,10 +15,12 @@ import pytest
 
 from graphmem import GraphMem
 from graphmem.errors import AccessDenied, AlreadySettled, InvalidInput, NotFound, UndoBlocked
+from graphmem.graph import outbox
 from graphmem.lifecycle.check_mirror import check_mirror
 from graphmem.model import Result
 from graphmem.model.roles import ROLES
 from graphmem.runtime import Runtime
+from graphmem.service.changes import CONFLICT_CLOSED, FACT_CHANGED, events
 from graphmem.service.context import Caller
 
 from support import isolation
@@ -226,3 +229,18 @@ def test_a_writer_undoes_its_own_write_but_not_another_callers(runtime: Runtime)
             alice.review.undo(mine.event_id or "", force=True)
         alice.review.undo(mine.event_id or "")
         assert values(alice, "user_city") == []
+
+
+def test_an_undo_is_heard_on_the_change_feed_and_in_the_audit_chain(mem: GraphMem) -> None:
+    write(mem, "user_city", "Paris")
+    flagged = write(mem, "user_city", "Rome", action="SUPERSEDE", confidence=0.3)
+    undone = mem.review.undo(flagged.event_id or "")
+    _, entries = outbox.since(mem.runtime.graph, mem.space.key, 0, "", 100)
+    entry = next(e for e in entries if e.id == undone.event_id)
+    heard = {(c.channel, c.change, c.fact_id or c.conflict_id) for c in events(entry)}
+    assert (FACT_CHANGED, "undone", flagged.fact_id) in heard
+    assert (CONFLICT_CLOSED, "undone", flagged.conflict_id) in heard
+    mem.records.drain()
+    rows = mem.records.audit_log(operation="undo")
+    assert [json.loads(r.detail)["undoes"] for r in rows] == [flagged.event_id]
+    assert mem.records.verify_audit().ok
