@@ -3,13 +3,16 @@ those times (cypher/changes/), as the spans `model.differences.compare` compares
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.facts import as_time, row_to_fact
 from graphmem.graph.rows import read_one
 from graphmem.model.differences import Clock, SlotChange, Span, compare
+
+# refinements are recorded no later than now; a day's margin covers other hosts' clocks
+SKEW = timedelta(days=1)
 
 
 def span(row: dict[str, Any], clock: Clock) -> Span:
@@ -30,5 +33,5 @@ def changes(graph: GraphDriver, space: str, start: datetime, end: datetime, cloc
     `start` and `end`, in slot order."""
     name = "changes/recorded" if clock == Clock.RECORDED else "changes/valid"
     rows = read_one(graph, name, **{"space": space, "subject": subject, "from": start,
-                                    "to": end})
+                                    "to": end, "now": max(end, datetime.now(UTC)) + SKEW})
     return compare([span(r["fact"], clock) for r in rows], start, end, clock)

@@ -29,6 +29,7 @@ from graphmem.model.audit import AuditCall
 from graphmem.model.transfer import ExportRequest, ExportResult, ImportReport
 from graphmem.remember.proposals import parse_proposal
 from graphmem.service.context import SpaceContext
+from graphmem.service.redaction import redactor_for
 from graphmem.service.writes import Writes
 
 Progress = Callable[[int, int], None]
@@ -144,9 +145,11 @@ class Transfer:
                 progress: Progress | None) -> ImportReport:
         writes = Writes(replace(self.ctx, space=Space.parse(target)))
         schema = self.ctx.schema
+        redactor = redactor_for(self.ctx.settings, target)
 
         def parse(raw: dict[str, object]) -> Proposal:
-            return parse_proposal(raw, schema)
+            """A record of another system's export, redacted as any write is."""
+            return parse_proposal(redactor.fact(raw)[0], schema)
 
         return replay.replay(self.ctx.runtime, call, target, found, parse,
                              lambda props: writes.checked(props), self._index, size, progress)

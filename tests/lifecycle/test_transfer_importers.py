@@ -85,6 +85,20 @@ def test_a_jsonl_of_values_imports_and_reports_other_fields(make_mem: Make,
     assert [f.value for f in mem.active("plan")] == ["Team", "Pro"]
 
 
+def test_another_systems_export_is_redacted_as_it_is_imported(make_mem: Make,
+                                                               tmp_path: Path) -> None:
+    key = "AKIAIOSFODNN7EXAMPLE"
+    path = tmp_path / "values.jsonl"
+    rows = [{"subject": "deploy_key", "value": f"CI uses {key}", "time": "2024-01-01"},
+            {"subject": "plan", "value": "Pro", "time": "2024-02-01"}]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    mem = make_mem()
+    mem.transfer.import_memory(path)
+    assert [f.value for f in mem.active("deploy_key")] == ["CI uses [REDACTED:aws_key]"]
+    assert [f.value for f in mem.active("plan")] == ["Pro"]
+    assert key not in mem.transfer.export_inline()[0]
+
+
 def test_a_bad_row_stops_the_import_before_anything_is_written(make_mem: Make,
                                                               tmp_path: Path) -> None:
     path = tmp_path / "values.csv"
