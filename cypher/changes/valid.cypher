@@ -1,15 +1,16 @@
 // The facts that began or stopped holding in the world in ($from, $to] (valid_from,
 // valid_to), as memory knows it now: held and archived facts, never a tombstone, a flagged
 // proposal or a rejected one (as facts/valid_at reads them). Each is found by a range seek of
-// the index on its time (hinted, as in changes/recorded), so the cost follows the changes, not the space.
+// the index on its time (hinted as a seek, as in changes/recorded), so the cost follows the
+// changes, not the space.
 CALL () {
   MATCH (f:Fact {space: $space})
-  USING INDEX f:Fact(space, valid_from)
+  USING INDEX SEEK f:Fact(space, valid_from)
   WHERE f.valid_from > $from AND f.valid_from <= $to
   RETURN f
   UNION
   MATCH (f:Fact {space: $space})
-  USING INDEX f:Fact(space, valid_to)
+  USING INDEX SEEK f:Fact(space, valid_to)
   WHERE f.valid_to > $from AND f.valid_to <= $to
   RETURN f
 }

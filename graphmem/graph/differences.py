@@ -11,7 +11,8 @@ from graphmem.graph.facts import as_time, row_to_fact
 from graphmem.graph.rows import read_one
 from graphmem.model.differences import Clock, SlotChange, Span, compare
 
-# refinements are recorded no later than now; a day's margin covers other hosts' clocks
+# closes the refinement range: none is recorded later than now, and a day covers other
+# hosts' clocks
 SKEW = timedelta(days=1)
 
 
