@@ -64,7 +64,6 @@ KINDS = {
     "Square OAuth Secret": "square_secret", "Stripe Access Key": "stripe_key",
     "Telegram Bot Token": "telegram_token", "Twilio API Key": "twilio_key",
 }
-PERSONAL_KINDS = frozenset({"email", "phone"})
 _TOKEN_CHARS = r"A-Za-z0-9_\-+/="
 _TOKEN_TAIL = re.compile(rf"[{_TOKEN_CHARS}]*")
 _LONG_TOKEN = re.compile(rf"(?<![{_TOKEN_CHARS}])[{_TOKEN_CHARS}]{{24,}}(?![{_TOKEN_CHARS}])")

@@ -24,7 +24,7 @@ retires those later values too.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -34,7 +34,6 @@ from graphmem.recall.text import fact_text
 from graphmem.remember.new_fact import revision
 
 RETIRED = (Status.SUPERSEDED.value, Status.HISTORICAL.value)
-HELD = (Status.ACTIVE.value, Status.FLAGGED_CONFLICT.value)
 UNDOABLE = frozenset({"remember", "settle", "undo"})
 # Properties a restoring copy does not take from the fact it restores.
 _NOT_COPIED = frozenset({"id", "status", "recorded_at", "held_from", "retired_at",
@@ -359,11 +358,3 @@ def slots_of(did: Touched, facts: dict[str, dict[str, Any]]) -> list[dict[str, s
         if fact is not None:
             seen[(str(fact["subject"]), str(fact["scope"]))] = None
     return [{"subject": s, "scope": sc} for s, sc in seen]
-
-
-def conflict_ids(did: Touched) -> list[str]:
-    return list(dict.fromkeys(str(c["id"]) for c in did.conflicts if c.get("id")))
-
-
-def all_ids(values: Iterable[str]) -> list[str]:
-    return list(dict.fromkeys(values))

@@ -4,8 +4,6 @@ that did each change."""
 
 from __future__ import annotations
 
-import time
-from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -14,26 +12,10 @@ import pytest
 from graphmem import GraphMem
 from graphmem.errors import InvalidInput
 from graphmem.model.differences import Clock, SlotChange, SlotChangeKind, Step
-from graphmem.runtime import Runtime
 
-from support import isolation
+from support.memory_fixtures import instant
 
 pytestmark = pytest.mark.races
-
-
-def instant() -> datetime:
-    """Now, strictly after every write made before it (the clock's resolution is coarse on
-    some machines)."""
-    time.sleep(0.005)
-    at = datetime.now(UTC)
-    time.sleep(0.005)
-    return at
-
-
-@pytest.fixture
-def mem(runtime: Runtime) -> Iterator[GraphMem]:
-    with GraphMem(space=isolation.tenant(), runtime=runtime) as m:
-        yield m
 
 
 def outbox_ids(mem: GraphMem) -> set[str]:

@@ -6,8 +6,7 @@ who may undo; and the events that cannot be."""
 from __future__ import annotations
 
 import json
-import time
-from collections.abc import Iterator
+from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -24,21 +23,9 @@ from graphmem.service.changes import CONFLICT_CLOSED, FACT_CHANGED, events
 from graphmem.service.context import Caller
 
 from support import isolation
+from support.memory_fixtures import instant
 
 pytestmark = pytest.mark.races
-
-
-def instant() -> datetime:
-    time.sleep(0.005)
-    at = datetime.now(UTC)
-    time.sleep(0.005)
-    return at
-
-
-@pytest.fixture
-def mem(runtime: Runtime) -> Iterator[GraphMem]:
-    with GraphMem(space=isolation.tenant(), runtime=runtime) as m:
-        yield m
 
 
 def values(mem: GraphMem, subject: str, **when: Any) -> list[str]:
@@ -199,10 +186,11 @@ def test_an_event_is_undone_once(mem: GraphMem) -> None:
         mem.review.undo(added.event_id or "")
 
 
-def test_what_cannot_be_undone_is_refused_clearly(mem: GraphMem, runtime: Runtime) -> None:
+def test_what_cannot_be_undone_is_refused_clearly(mem: GraphMem,
+                                                  make_mem: Callable[..., GraphMem]) -> None:
     with pytest.raises(NotFound, match="no event 'e000000000000'"):
         mem.review.undo("e000000000000")
-    elsewhere = GraphMem(space=isolation.tenant(), runtime=runtime)
+    elsewhere = make_mem()
     theirs = write(elsewhere, "user_city", "Oslo")
     with pytest.raises(NotFound):
         mem.review.undo(theirs.event_id or "")  # another space's event is not found here

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator
+from datetime import UTC, datetime
 from typing import Any
 
 import pytest
@@ -31,3 +33,12 @@ def make_mem(runtime: Runtime) -> Iterator[Callable[..., GraphMem]]:
 @pytest.fixture
 def mem(make_mem: Callable[..., GraphMem]) -> GraphMem:
     return make_mem()
+
+
+def instant() -> datetime:
+    """Now, strictly after every write made before it and before every write made after it
+    (the clock's resolution is coarse on some machines)."""
+    time.sleep(0.005)
+    at = datetime.now(UTC)
+    time.sleep(0.005)
+    return at
