@@ -84,7 +84,8 @@ def test_a_declared_constraint_missing_from_the_database_fires(
         mem: GraphMem, history: dict[str, str], schema_probe: Probe,
         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(nodes, "DECLARED", (*nodes.DECLARED, schema_probe.declaration))
-    assert mem.records.fsck().ok
+    before = mem.records.fsck()
+    assert before.ok, str(before)
     schema_probe.drop(schema_probe.constraint)
     report = mem.records.fsck()
     assert not report.ok and failing(report) == {SCHEMA}
