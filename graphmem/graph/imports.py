@@ -81,11 +81,12 @@ def taken(graph: GraphDriver, ids: list[str]) -> bool:
 
 
 def restore_facts(tx: ManagedTransaction, space: str, facts: list[dict[str, Any]],
-                  supersedes: list[dict[str, Any]], retracts: list[dict[str, Any]]
-                  ) -> dict[str, int]:
-    """Facts as exported and their links; returns how many of each were written."""
-    rows = run(tx, "transfer/restore_facts", space=space, facts=facts, supersedes=supersedes,
-               retracts=retracts)
+                  links: dict[str, list[dict[str, Any]]]) -> dict[str, int]:
+    """Facts as exported and their links by kind (supersedes, retracts, restores); returns
+    how many of each were written."""
+    rows = run(tx, "transfer/restore_facts", space=space, facts=facts,
+               supersedes=links.get("supersedes", []), retracts=links.get("retracts", []),
+               restores=links.get("restores", []))
     return {k: int(v) for k, v in rows[0].items()}
 
 

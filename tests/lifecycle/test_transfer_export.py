@@ -104,21 +104,26 @@ def test_a_fact_record_holds_every_stored_value_under_its_own_name(make_mem: Mak
                          "confidence": 0.8}], source="alice", text="billing calls auth",
                        metadata={"channel": "standup"})
     timeline(mem)
+    moved = mem.remember_facts([{"subject": "region", "value": "us-east",
+                                 "confidence": 0.9}])[0]
+    mem.review.undo(mem.review.undo(moved.event_id or "").event_id)  # undone, then redone
     with mem.runtime.graph.session() as session:
         stored = {row["node"]["id"]: row for row in session.run(
             "MATCH (f:Fact {space: $space})"
             " RETURN f {.*, raw: coalesce(f.raw, COLLECT {"
             "   MATCH (m:Message {id: f.message_id}) RETURN m.text }[0])} AS node,"
             " [(f)-[r:SUPERSEDES]->(o) | o.id] AS supersedes,"
-            " [(f)-[r:RETRACTS]->(o) | o.id] AS retracts", space=mem.space.key)}
+            " [(f)-[r:RETRACTS]->(o) | o.id] AS retracts,"
+            " [(f)-[r:RESTORES]->(o) | o.id] AS restores", space=mem.space.key)}
     facts = [r for r in export_lines(mem) if r["type"] == "fact"]
     assert {r["id"] for r in facts} == set(stored)
     assert any(r["supersedes"] for r in facts) and any(r["head_type"] for r in facts)
+    assert any(r["restores"] for r in facts) and any(r["undone_by"] for r in facts)
     for record in facts:
         node = stored[record["id"]]["node"]
         assert {k: record[k] for k in FACT_FIELDS} == {k: node.get(k) for k in FACT_FIELDS}
         assert {k: record[k] for k in FACT_TIMES} == {k: iso(node.get(k)) for k in FACT_TIMES}
         assert record["metadata"] == json.loads(node["metadata"])
         assert record["revisions"] == [json.loads(r) for r in node.get("revisions") or ()]
-        for kind in ("supersedes", "retracts"):
+        for kind in ("supersedes", "retracts", "restores"):
             assert [link["id"] for link in record[kind]] == sorted(stored[record["id"]][kind])

@@ -121,3 +121,23 @@ def test_time_stamped_writes_need_the_backfill_capability(make_mem: Make) -> Non
                                   "recorded_at": "2999-01-01T00:00:00+00:00"}])
     with pytest.raises(AccessDenied, match="backfill"):
         writer.transfer.import_memory(__file__)
+
+
+def test_a_replay_leaves_out_what_an_undo_voided(make_mem: Make, tmp_path: Path) -> None:
+    """An added value undone never held, so a replay of the export does not say it; an
+    undone supersede replays as the value it restored."""
+    source = make_mem()
+    added = source.remember_facts([{"subject": "user_city", "value": "Paris",
+                                    "confidence": 0.9}])[0]
+    source.review.undo(added.event_id or "")
+    source.remember_facts([{"subject": "region", "value": "eu-west", "confidence": 0.9}])
+    moved = source.remember_facts([{"subject": "region", "value": "us-east",
+                                    "confidence": 0.9}])[0]
+    source.review.undo(moved.event_id or "")
+    path = tmp_path / "export.jsonl"
+    source.transfer.export(path)
+    target = make_mem()
+    report = target.transfer.import_memory(path, mode="replay")
+    assert "2 undone facts not replayed: an undo voided them" in " ".join(report.unmapped)
+    assert [(f.subject, f.value) for f in target.active()] == [("region", "eu-west")]
+    assert [f.value for f in target.active()] == [f.value for f in source.active()]

@@ -61,6 +61,8 @@ def test_restore_then_export_gives_the_same_records(make_mem: Make, tenant: str,
     assert outcomes == {"open", "resolved", "dismissed"}
     assert any(r["revisions"] for r in lines if r["type"] == "fact")
     assert any(r["retracts"] for r in lines if r["type"] == "fact")
+    assert any(r["restores"] for r in lines if r["type"] == "fact")
+    assert any(r["undone_by"] and r["undone_at"] for r in lines if r["type"] == "fact")
     again = export_lines(copy)
     assert records(again) == as_copied(lines, copy.space.key)
 

@@ -15,7 +15,8 @@ SPACE_FIELDS = {"key", "policy", "relation_labels"}
 
 QUERIES = {
     "facts": "MATCH (f:Fact) WHERE f.space IN $spaces RETURN f {.*} AS row",
-    "fact_edges": "MATCH (a:Fact)-[r:SUPERSEDES|RETRACTS]->(b:Fact) WHERE a.space IN $spaces"
+    "fact_edges": "MATCH (a:Fact)-[r:SUPERSEDES|RETRACTS|RESTORES]->(b:Fact)"
+                  " WHERE a.space IN $spaces"
                   " RETURN {type: type(r), a: a.id, b: b.id, props: properties(r)} AS row",
     "conflicts": "MATCH (c:Conflict) WHERE c.space IN $spaces OPTIONAL MATCH"
                  " (c)-[:INVOLVES]->(f:Fact) WITH c, collect(f.id) AS facts"

@@ -24,8 +24,8 @@ JAN, JUN = datetime(2024, 1, 1, tzinfo=UTC), datetime(2024, 6, 1, tzinfo=UTC)
 def build_space(mem: GraphMem) -> None:
     """Every status, refinements, tombstones, conflicts open/resolved/dismissed, pending
     proposals (confirmed, rejected, waiting), an archived past fact, an event, backfilled
-    values (one older than the current value), a multi-hop entity graph, a seeded entity,
-    a decision and a policy."""
+    values (one older than the current value), an undone supersede (a restoring copy), a
+    multi-hop entity graph, a seeded entity, a decision and a policy."""
     mem.remember_facts([
         {"head": "Billing", "head_type": "service", "relation": "calls", "tail": "Auth",
          "tail_type": "service", "cardinality": "many", "confidence": SURE},
@@ -55,6 +55,7 @@ def build_space(mem: GraphMem) -> None:
                                                "kind": "event", "confidence": SURE}],
                        source="carol")
     _backfilled(mem)
+    _undone(mem)
     _conflicts(mem)
     _pending(mem)
     mem.entities.create("person", "Dana Scully")
@@ -70,6 +71,15 @@ def _backfilled(mem: GraphMem) -> None:
                                  "valid_from": (JAN - timedelta(days=365)).isoformat()}],
                                source="board")[0]
     assert older.action.value == "ARCHIVE", older
+
+
+def _undone(mem: GraphMem) -> None:
+    mem.remember_facts([{"subject": "region", "value": "eu-west", "confidence": SURE}],
+                       source="ops")
+    moved = mem.remember_facts([{"subject": "region", "value": "us-east", "confidence": SURE}],
+                               source="ops")[0]
+    assert moved.action.value == "SUPERSEDE" and moved.event_id, moved
+    mem.review.undo(moved.event_id)
 
 
 def _conflicts(mem: GraphMem) -> None:
@@ -160,7 +170,7 @@ def _resorted(record: dict[str, Any]) -> dict[str, Any]:
             record[key] = sorted(record[key])
     if record["type"] == "conflict":
         record["fact_ids"] = sorted(record["fact_ids"])
-    for key in ("supersedes", "retracts"):
+    for key in ("supersedes", "retracts", "restores"):
         if key in record:
             record[key] = sorted(record[key], key=lambda link: link["id"])
     return record

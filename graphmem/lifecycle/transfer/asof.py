@@ -2,8 +2,10 @@
 
 A fact recorded after the instant is left out; one retired after it is as it was before
 (ACTIVE if memory held it, else a FLAGGED_CONFLICT proposal, with no end to its validity);
-refinements and links made after it are undone; conflicts opened after it are left out and
-those closed after it are open again; entities and decisions made after it are left out.
+refinements, links and undos made after it are taken back (the validity an undo emptied
+stays empty: the graph keeps when the fact was undone, not its validity before); conflicts
+opened after it are left out and those closed after it are open again; entities and
+decisions made after it are left out.
 """
 
 from __future__ import annotations
@@ -11,7 +13,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from graphmem.lifecycle.transfer.records import when
+from graphmem.lifecycle.transfer.records import LINKS, when
 
 
 def _after(value: Any, at: datetime) -> bool:
@@ -23,8 +25,10 @@ def fact(record: dict[str, Any], at: datetime) -> dict[str, Any] | None:
     if _after(record.get("recorded_at"), at):
         return None
     out = dict(record)
-    for kind in ("supersedes", "retracts"):
-        out[kind] = [link for link in record[kind] if not _after(link["at"], at)]
+    for kind in LINKS:
+        out[kind] = [link for link in record.get(kind) or () if not _after(link["at"], at)]
+    if _after(record.get("undone_at"), at):
+        out.update(undone_by=None, undone_at=None)
     _unrefine(out, at)
     if _after(record.get("retired_at"), at):
         held = record.get("held_from") is not None and not _after(record["held_from"], at)

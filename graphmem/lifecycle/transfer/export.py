@@ -31,7 +31,7 @@ Progress = Callable[[int, int], None]
 
 class _Topological:
     """Facts in the order the scan gives (recording order), each held back until the facts
-    it points at (SUPERSEDES / RETRACTS) are out, so an import can link each fact as it
+    it points at (SUPERSEDES / RETRACTS / RESTORES) are out, so an import can link each fact as it
     writes it. A settlement can make an older fact supersede a newer one; those few wait
     here. Facts still waiting when the scan ends (their target is gone) follow in order."""
 
@@ -40,7 +40,7 @@ class _Topological:
         self.waiting: dict[str, list[dict[str, Any]]] = {}
 
     def _missing(self, record: dict[str, Any]) -> str | None:
-        for link in (*record["supersedes"], *record["retracts"]):
+        for link in (link for kind in records.LINKS for link in record[kind]):
             if link["id"] not in self.out and link["id"] != record["id"]:
                 return str(link["id"])
         return None
@@ -70,7 +70,7 @@ class _Topological:
         self.waiting = {}
         known = self.out | {r["id"] for r in left}
         for record in left:
-            for kind in ("supersedes", "retracts"):
+            for kind in records.LINKS:
                 record[kind] = [link for link in record[kind] if link["id"] in known]
             self.out.add(record["id"])
             yield record

@@ -24,9 +24,11 @@ FACT_FIELDS = (
     "id", "subject", "scope", "value", "status", "kind", "time_ref", "confidence", "source",
     "source_ref", "raw", "category", "head", "relation", "tail", "head_type", "tail_type",
     "head_key", "tail_key", "cardinality", "action", "proposed_action", "archived", "coexist",
-    "message_key",
+    "message_key", "undone_by",
 )
-FACT_TIMES = ("valid_from", "valid_to", "held_from", "recorded_at", "retired_at", "refined_at")
+FACT_TIMES = ("valid_from", "valid_to", "held_from", "recorded_at", "retired_at", "refined_at",
+              "undone_at")
+LINKS = ("supersedes", "retracts", "restores")  # a fact's links to earlier facts, by kind
 FACT_ROW = (*FACT_FIELDS, "metadata", "revisions", "links", *FACT_TIMES)  # the export's columns
 ENTITY_FIELDS = ("key", "name", "norm", "seeded")
 CONFLICT_FIELDS = ("id", "subject", "scope", "kind", "status", "severity", "note", "by",
@@ -65,13 +67,11 @@ def fact_record(row: Sequence[Any], space: str) -> dict[str, Any]:
     metadata = record.get("metadata")
     record["metadata"] = {} if not metadata or metadata == "{}" else json.loads(metadata)
     record["revisions"] = [json.loads(r) for r in record.get("revisions") or ()]
-    supersedes: list[dict[str, Any]] = []
-    retracts: list[dict[str, Any]] = []
+    links: dict[str, list[dict[str, Any]]] = {kind: [] for kind in LINKS}
     for rel_type, target, at in record.pop("links", None) or ():
-        (supersedes if rel_type == "SUPERSEDES" else retracts).append(
-            {"id": target, "at": iso(at)})
-    record["supersedes"] = sorted(supersedes, key=_by_id) if len(supersedes) > 1 else supersedes
-    record["retracts"] = sorted(retracts, key=_by_id) if len(retracts) > 1 else retracts
+        links[rel_type.lower()].append({"id": target, "at": iso(at)})
+    for kind, found in links.items():
+        record[kind] = sorted(found, key=_by_id) if len(found) > 1 else found
     return record
 
 
@@ -139,8 +139,9 @@ def fact_row(record: Mapping[str, Any], space: str, remap: Remap) -> dict[str, A
 
 
 def link_rows(record: Mapping[str, Any], kind: str, remap: Remap) -> list[dict[str, Any]]:
-    """A fact's SUPERSEDES or RETRACTS links, each at its own instant (`at`), in the shape
-    of a write batch's (the mirror follows them as it follows a write's)."""
+    """A fact's links of one kind (SUPERSEDES, RETRACTS or RESTORES), each at its own instant
+    (`at`), in the shape of a write batch's (the mirror follows them as it follows a
+    write's)."""
     return [{"new": remap(str(record["id"])), "old": remap(str(link["id"])),
              "valid_to": link["at"], "at": link["at"]} for link in record.get(kind) or ()]
 

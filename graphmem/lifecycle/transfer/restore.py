@@ -73,8 +73,8 @@ def apply_import(tx: ManagedTransaction, space: str, now: datetime,
     space's own properties (the relation labels whole, so their order is the exporter's)."""
     part = event.get("batch") or {}
     facts = list(part.get("facts", []))
-    links = {k: list(part.get(k, [])) for k in ("supersedes", "retracts")}
-    written = imports.restore_facts(tx, space, facts, links["supersedes"], links["retracts"])
+    links = {k: list(part.get(k, [])) for k in records.LINKS}
+    written = imports.restore_facts(tx, space, facts, links)
     for kind, expected in links.items():
         if written[kind] != len(expected):
             raise BrokenLinks(f"{len(expected) - written[kind]} {kind} link(s) of the import"
@@ -242,10 +242,9 @@ class Restore:
             "import": point.id, "space": own,
             "batch": {"facts": [records.fact_row(self._spoken(f), target, remap)
                                 for f in pending.facts],
-                      "supersedes": [e for f in pending.facts
-                                     for e in records.link_rows(f, "supersedes", remap)],
-                      "retracts": [e for f in pending.facts
-                                   for e in records.link_rows(f, "retracts", remap)]},
+                      **{kind: [e for f in pending.facts
+                                for e in records.link_rows(f, kind, remap)]
+                         for kind in records.LINKS}},
             "entities": [records.entity_row(e, remap) for e in pending.entities],
             "conflicts": [records.conflict_row(c, target, remap) for c in pending.conflicts],
         }

@@ -3,8 +3,10 @@
 Records keep their subject, scope, kind, confidence, triple, provenance and metadata; a
 retraction tombstone retracts the value it names; an archived fact is a past fact; a
 refined fact is its first value, then each refinement at its own instant; a held proposal
-is flagged again. What a replay cannot carry is reported: approvals and conflict
-outcomes, seeded entities, decisions and the space's policy (a restore keeps them all).
+is flagged again; a value an undo voided is left out (as memory knows it, it never held),
+and the copy an undo restored is said again at its own time. What a replay cannot carry is
+reported: approvals and conflict outcomes, undos, seeded entities, decisions and the
+space's policy (a restore keeps them all).
 """
 
 from __future__ import annotations
@@ -74,8 +76,14 @@ def load(lines: Iterable[tuple[int, dict[str, Any]]], digest: str, space: str) -
             other[record["type"]] += 1
             continue
         values[record["id"]] = str(record["value"])
+        if record.get("undone_by"):
+            other["undone"] += 1
+            continue
         items.extend(_items({**record, "_line": number}, values))
     notes = []
+    if other["undone"]:
+        notes.append(f"{plural(other['undone'], 'undone fact')} not replayed: an undo voided"
+                     " them (a restore keeps them, marked undone)")
     if other["conflict"]:
         notes.append(f"{plural(other['conflict'], 'conflict')} not replayed: approvals and"
                      " conflict outcomes are kept by a restore, not by a replay")
