@@ -1,9 +1,9 @@
 // The facts whose place in memory changed in ($from, $to] on the recorded clock: those that
 // became current (held_from), stopped being current (retired_at) or were refined in place
 // (refined_at: the last refinement, so one made since $from; $now, which the caller sets
-// past any refinement, closes that range) in the window, each found by
-// a range seek of the index on its time (hinted as a seek: the planner would otherwise take
-// the space's index, or scan this one, and filter), so the cost follows the changes, not the space. The caller
+// past any refinement, closes that range) in the window, each found by a range seek of the
+// index on its time (hinted as a seek: the planner would otherwise take the space's index,
+// or scan this one, and filter), so the cost follows the changes, not the space. The caller
 // compares each slot as it stood at $from with how it stands at $to.
 CALL () {
   MATCH (f:Fact {space: $space})

@@ -1,7 +1,8 @@
 // Export: every fact of a space in recording order (its slot and value break ties between
 // facts of one write), $page facts to a row (one driver record per page, not per fact), each
 // fact a list of its values in the order of records.FACT_ROW (a list travels and unpacks in
-// about half the time of a map naming each value), its links (SUPERSEDES, RETRACTS, RESTORES) as [type, target, at].
+// about half the time of a map naming each value), its links (SUPERSEDES, RETRACTS,
+// RESTORES) as [type, target, at].
 // `f {.*}` reads a fact's property chain once, where naming each property on the node walks
 // the chain again for each (and to its end for every one the fact lacks); the values are
 // then picked from that map in memory (never the text derived from the value). A fact that

@@ -1,6 +1,7 @@
 // Restore: facts exactly as exported, with their status label, then their SUPERSEDES,
-// RETRACTS and RESTORES links at their own instants. Times arrive as ISO text and become datetimes here
-// (converting thousands of them in the driver would cost more than the write itself).
+// RETRACTS and RESTORES links at their own instants. Times arrive as ISO text and become
+// datetimes here (converting thousands of them in the driver would cost more than the write
+// itself).
 CALL () {
   UNWIND $facts AS row
   CREATE (f:Fact)

@@ -516,7 +516,10 @@ def test_undo_and_redo_from_the_timeline_and_from_a_write(browser: Browser,
         assert axe_scan(page) == []
         screenshot(page, "undo", "timeline")
         current.get_by_role("button", name=re.compile(r"^Undo the write of")).click()
-        expect(current.locator(".undo-done")).to_contain_text("Undid event")
+        # the timeline reads itself again: the result stays above it, the new version below
+        expect(page.locator(".timeline-undo")).to_contain_text("Undid event")
+        expect(versions.filter(has_text="ACTIVE")).to_contain_text("Redux")
+        expect(versions.filter(has_text="undone by event")).to_have_count(3)
         open_view(page, "Facts", "Facts")
         expect(rows.filter(has_text="state")).to_contain_text("Redux")
         watch.assert_clean()

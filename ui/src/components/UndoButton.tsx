@@ -1,7 +1,9 @@
 /**
  * Undo one event (a write, a settlement, an undo): the button, then what the undo did and a
  * Redo button (undoing the undo). When later writes built on the event the server refuses,
- * naming them; a key with the approve capability may then undo anyway (force).
+ * naming them; a key with the approve capability may then undo anyway (force). A list that
+ * re-reads itself after the undo (the timeline) passes `onDone` and shows the result itself,
+ * since the row holding the button is replaced by then.
  */
 import { useState } from 'react';
 import { useMutation } from 'urql';
@@ -19,7 +21,9 @@ const UndoEvent = graphql(`
   }
 `);
 
-export function UndoButton({ eventId, what }: { eventId: string; what: string }) {
+export function UndoButton({ eventId, what, onDone }: {
+  eventId: string; what: string; onDone?: (message: string) => void;
+}) {
   const { space, caps } = useSession();
   const [state, run] = useMutation(UndoEvent);
   const [current, setCurrent] = useState(eventId);
@@ -39,7 +43,8 @@ export function UndoButton({ eventId, what }: { eventId: string; what: string })
     if (result) {
       setError(null);
       setBlocked(false);
-      setDone(result.message);
+      if (onDone) onDone(result.message);
+      else setDone(result.message);
       setCurrent(result.eventId);
       setTimes((n) => n + 1);
     }

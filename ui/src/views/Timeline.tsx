@@ -50,7 +50,11 @@ function subjectFromHash(): string {
 
 const short = (id: string) => `#${id.slice(0, 8)}`;
 
-function Version({ entry, subject }: { entry: Entry; subject: string }) {
+type Undone = (message: string) => void;
+
+function Version({ entry, subject, onUndone }: {
+  entry: Entry; subject: string; onUndone: Undone;
+}) {
   const { fact } = entry;
   const next = entry.status === 'REFINED' ? null : fact.supersededBy;
   return (
@@ -84,16 +88,20 @@ function Version({ entry, subject }: { entry: Entry; subject: string }) {
       {fact.eventId && entry.status !== 'REFINED' ? (
         <div className="link-line">
           recorded by event <code>{fact.eventId}</code>
-          {fact.undoneBy ? null : <UndoButton eventId={fact.eventId} what={`the write of ${short(fact.factId)}`} />}
+          {fact.undoneBy ? null : (
+            <UndoButton eventId={fact.eventId} what={`the write of ${short(fact.factId)}`}
+              onDone={onUndone} />
+          )}
         </div>
       ) : null}
     </li>
   );
 }
 
-function HistoryPage({ subject, before, earliest, onEarlier, onTotal }: {
+function HistoryPage({ subject, before, earliest, onEarlier, onTotal, onUndone }: {
   subject: string; before: string | null; earliest: boolean;
   onEarlier: (cursor: string) => void; onTotal: (total: number | null) => void;
+  onUndone: Undone;
 }) {
   const { space } = useSession();
   const { asOf, validAt } = useTime();
@@ -113,7 +121,8 @@ function HistoryPage({ subject, before, earliest, onEarlier, onTotal }: {
       {error ? <li><ErrorNote error={error} /></li> : null}
       {fetching && !data ? <li><Loading what="timeline" /></li> : null}
       {(history?.edges ?? []).map((edge) => (
-        <Version key={edge.cursor} entry={edge.node} subject={history?.subject ?? subject} />
+        <Version key={edge.cursor} entry={edge.node} subject={history?.subject ?? subject}
+          onUndone={onUndone} />
       ))}
     </>
   );
@@ -125,6 +134,8 @@ export function TimelineView() {
   const [input, setInput] = useState(subjectFromHash());
   const [subject, setSubject] = useState(subjectFromHash());
   const [total, setTotal] = useState<number | null>(null);
+  const [undone, setUndone] = useState<string | null>(null);
+  useEffect(() => setUndone(null), [space, subject]);
   const { afters: befores, more: earlier } = usePaging(`${space}|${subject}|${asOf}|${validAt}`);
   useEffect(() => {
     const follow = () => { const s = subjectFromHash(); if (s) { setInput(s); setSubject(s); } };
@@ -148,11 +159,12 @@ export function TimelineView() {
             : `${total} entr${total === 1 ? 'y' : 'ies'}, oldest first.`}
         </p>
       ) : null}
+      {undone ? <p role="status" className="undo-done timeline-undo">{undone}</p> : null}
       {subject ? (
         <ol className="timeline">
           {[...befores].reverse().map((before, i) => (
             <HistoryPage key={before ?? ''} subject={subject} before={before} earliest={i === 0}
-              onEarlier={earlier} onTotal={setTotal} />
+              onEarlier={earlier} onTotal={setTotal} onUndone={setUndone} />
           ))}
         </ol>
       ) : null}
