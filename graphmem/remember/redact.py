@@ -188,22 +188,18 @@ class Redactor:
             return value
 
         facts = None if write.facts is None else tuple(
-            self._fact(f, clean) if isinstance(f, Mapping) else f for f in write.facts)
+            {k: clean(v) if k in _FACT_TEXT else v for k, v in f.items()}
+            if isinstance(f, Mapping) else f for f in write.facts)
         redacted = replace(write, facts=facts, text=clean(write.text),
                            source_ref=clean(write.source_ref),
                            metadata=None if write.metadata is None else clean(write.metadata))
         return redacted, kinds
-
 
     def fact(self, fact: Mapping[str, Any]) -> tuple[dict[str, Any], Counter[str]]:
         """One fact as a mapping (an imported record), its text fields redacted."""
         clean, kinds = self.write(Write(facts=(fact,)))
         assert clean.facts is not None
         return dict(clean.facts[0]), kinds
-
-    @staticmethod
-    def _fact(fact: Mapping[str, Any], clean: Any) -> dict[str, Any]:
-        return {k: clean(v) if k in _FACT_TEXT else v for k, v in fact.items()}
 
 
 # the fields of a fact that carry free text (its subject and ids are names, kept as given)

@@ -13,7 +13,7 @@ import pytest
 
 from graphmem import GraphMem
 from graphmem.errors import AccessDenied
-from graphmem.lifecycle.transfer.records import FACT_FIELDS, FACT_TIMES, iso
+from graphmem.lifecycle.transfer.records import FACT_FIELDS, FACT_TIMES, LINKS, iso
 from graphmem.service.context import Caller
 
 from support.transfer_support import export_lines
@@ -125,5 +125,5 @@ def test_a_fact_record_holds_every_stored_value_under_its_own_name(make_mem: Mak
         assert {k: record[k] for k in FACT_TIMES} == {k: iso(node.get(k)) for k in FACT_TIMES}
         assert record["metadata"] == json.loads(node["metadata"])
         assert record["revisions"] == [json.loads(r) for r in node.get("revisions") or ()]
-        for kind in ("supersedes", "retracts", "restores"):
+        for kind in LINKS:
             assert [link["id"] for link in record[kind]] == sorted(stored[record["id"]][kind])

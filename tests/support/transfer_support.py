@@ -13,6 +13,7 @@ from typing import Any
 
 from graphmem import GraphMem
 from graphmem.lifecycle.transfer.codec import canonical
+from graphmem.lifecycle.transfer.records import LINKS
 from graphmem.lifecycle.transfer.restore import derive
 from graphmem.mirror.keys import Signer, public_bytes
 
@@ -170,7 +171,7 @@ def _resorted(record: dict[str, Any]) -> dict[str, Any]:
             record[key] = sorted(record[key])
     if record["type"] == "conflict":
         record["fact_ids"] = sorted(record["fact_ids"])
-    for key in ("supersedes", "retracts", "restores"):
+    for key in LINKS:
         if key in record:
             record[key] = sorted(record[key], key=lambda link: link["id"])
     return record
