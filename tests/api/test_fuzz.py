@@ -327,8 +327,8 @@ def _subscriptions(api: Api, token: str, tally: Tally, schema: graphql.GraphQLSc
             tally.sent += 1
             start = cursor(api, token, space)
             tally.logged_errors(what)
-            socket.subscribe(ident, document, {"after": (start.get("data") or {}).get(
-                "changeCursor")})
+            after = {"after": (start.get("data") or {}).get("changeCursor")}
+            socket.subscribe(ident, document, after)
             if "errors" in start:  # the space is refused: so must the subscription be
                 reply = socket.first(ident)
                 expected = {str(e["extensions"]["code"]) for e in start["errors"]}
@@ -343,7 +343,13 @@ def _subscriptions(api: Api, token: str, tally: Tally, schema: graphql.GraphQLSc
             tally.logged_errors(what)
             socket.complete(ident)
             if reply is None or reply["type"] != "next" or errors_of(reply):
-                tally.problems.append(f"no event for {what}: {reply}")
+                # read the log again from the same cursor: tells a live delivery that was
+                # missed from an event that was never logged
+                socket.subscribe(f"{ident}-again", document, after)
+                again = socket.first(f"{ident}-again", timeout=10)
+                socket.complete(f"{ident}-again")
+                tally.problems.append(f"no event for {what} after {after}: {reply}; the same"
+                                      f" subscription made again: {again}")
                 return
             data = reply["payload"].get("data")
             tally.problems += [f"{p} in {what}" for p in shape_problems(schema, document, data)]
