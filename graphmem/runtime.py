@@ -8,6 +8,7 @@ built on first use (a process that only reads never loads the embedding model).
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Concatenate, ParamSpec, TypeVar
@@ -28,15 +29,18 @@ from graphmem.settings import Settings, load_settings
 if TYPE_CHECKING:  # the model clients import heavy packages: only when first used
     from graphmem.auth.sources import SourceBook
     from graphmem.embeddings import Embeddings
+    from graphmem.lexicon import Senses
     from graphmem.llm import LLM
     from graphmem.mirror.mirror import Mirror
     from graphmem.recall.embed_process import EmbedProcess
     from graphmem.recall.embed_sweep import EmbedSweep
     from graphmem.recall.embed_worker import EmbedWorker
+    from graphmem.recall.relation_knowledge import RelationKnowledge
     from graphmem.recall.retrieve import Ranker
 
 T = TypeVar("T")
 P = ParamSpec("P")
+log = logging.getLogger(__name__)
 
 
 class Runtime:
@@ -60,6 +64,8 @@ class Runtime:
         self._embed_sweep: EmbedSweep | None = None
         self.commit_listeners: list[Callable[[str], None]] = []  # told the space of a commit
         self._sources: SourceBook | None = None
+        self._lexicon: tuple[Senses | None] | None = None  # (None,): the files are missing
+        self._relation_knowledge: RelationKnowledge | None = None
 
     @classmethod
     def open(cls, settings: Settings | None = None) -> Runtime:
@@ -94,6 +100,28 @@ class Runtime:
         from graphmem.embeddings import build_embeddings
 
         return self._once("_embedder", lambda: build_embeddings(self.settings))
+
+    @property
+    def lexicon(self) -> Senses | None:
+        """WordNet, when its files are installed (None otherwise: `graphmem doctor` says)."""
+        from graphmem.lexicon import WordNetMissing, open_senses
+
+        def opened() -> tuple[Senses | None]:
+            try:
+                return (open_senses(self.settings.wordnet_dir),)
+            except (WordNetMissing, OSError) as e:
+                log.warning("multi-hop questions are read without the lexicon: %s", e)
+                return (None,)
+
+        return self._once("_lexicon", opened)[0]
+
+    @property
+    def relation_knowledge(self) -> RelationKnowledge:
+        """What this process learned of each space's relations from their facts."""
+        from graphmem.recall.relation_knowledge import RelationKnowledge
+
+        return self._once("_relation_knowledge", lambda: RelationKnowledge(
+            self.settings.relation_sample, self.settings.relation_refresh_seconds))
 
     @property
     def mirror(self) -> Mirror:

@@ -58,6 +58,14 @@ class Settings(BaseSettings):
         "onnx", description="The local model's engine: ONNX Runtime (default) or"
         " sentence-transformers (the `sentence-transformers` extra).")
     embedding_base_url: str | None = None
+    wordnet_dir: Path = Field(Path("/usr/share/wordnet"), description="WordNet 3.0's database"
+                              " files (Debian's `wordnet-base`): what multi-hop questions'"
+                              " words mean when no relation schema says; unset or missing:"
+                              " the labels and the embedding model alone.")
+    relation_sample: int = Field(50, ge=1, le=10_000, description="Facts of each relation read"
+                                 " to learn the types and words it was written with.")
+    relation_refresh_seconds: float = Field(30.0, ge=0, description="How long what was"
+                                            " learned of a space's relations is reused.")
     # ---- remember(text) and recall: model clients ----
     llm_max_retries: int = Field(2, ge=0, le=10, description="429/5xx retries, with backoff.")
     llm_response_format: str = Field("auto", pattern=r"^(auto|json_schema|json_object|none)$")

@@ -1,19 +1,20 @@
-"""bench.multihop: does recall_related put the right path first for multi-hop questions?
+"""bench.multihop: does recall_related put the right path first for multi-hop questions,
+and does it decline to answer when it does not understand the question?
 
-    python -m bench.multihop                          # 1k, 10k and 100k facts
-    python -m bench.multihop --sizes 1000 --questions 10
+    python -m bench.multihop                                  # every domain, 1k and 10k facts
+    python -m bench.multihop --domains films --sizes 1000 --questions 10 --show-misses
+    python -m bench.multihop --domains company --sizes 100000 --modes plain   # latency
 
-For each size a company graph is written with remember_facts (bench/multihop/company.py:
-people work at companies, report to colleagues, live in cities; companies are
-headquartered in cities and make products; Zipf-sized companies and cities, so hubs of
-thousands of edges at 100k facts), then 2-, 3- and 4-hop questions in several phrasings
-(bench/multihop/phrasing.py; `held` phrasings were never looked at while the ranking was
-built) go through `recall_related(question)` with no model configured, and beside it, in the
-same run, the neighbourhood walk from the person that answered such questions before (2 hops,
-unranked). Reported per hop count and split: hit@1 and hit@5 of the right path, answer@1
-(the answer entities name the right end), and latency p50/p95. The embedding of the facts
-themselves is skipped while building (ranking paths does not use it); the question's words
-go through the real model.
+Five domains (bench/multihop/domains/): company, films (walks in both directions), academia,
+supply chain, and music, held out: nothing was tuned on it. Each graph is written through
+remember_facts in two modes: `plain` triples (head, relation, tail and no subject, as a
+pipeline writes them) and `roles` (subjects naming the role the relation gives its tail, as
+graphmem's extractor writes them). Questions of 2, 3 and 4 hops in `dev` phrasings (seen
+while the ranking was built) and `held` ones (never looked at then) go through
+recall_related(question) with no model configured; beside it, in the same run, the ranking
+it replaced (bench/multihop/baseline). Questions whose relation the graph does not hold
+measure how often no answer is stated. Reported: hit@1 and hit@5 of a right path, answer@1
+(a right path first and the answer stated is its end), the no-answer rate, and latency.
 """
 
 from __future__ import annotations
@@ -25,11 +26,14 @@ from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from bench.multihop import company, phrasing
+from bench.multihop import world as worlds
+from bench.multihop.baseline import path_search as baseline_search
+from bench.multihop.domains import DOMAINS, HELD_OUT
 from bench.results import percentile, write_section
 from graphmem import GraphMem
-from graphmem.graph.entities import entity_key, normalise_name
+from graphmem.graph.entities import entity_key, fold_type, normalise_name
 from graphmem.model.paths import Path, Related
+from graphmem.recall.start_entities import find_start
 from graphmem.runtime import Runtime
 from graphmem.settings import load_settings
 
@@ -42,28 +46,27 @@ SHOW_MISSES = False
 class Tally:
     ranks: list[int] = field(default_factory=list)
     answered: list[bool] = field(default_factory=list)
+    old: list[int] = field(default_factory=list)
 
-    def hit(self, k: int) -> float:
-        return sum(r < k for r in self.ranks) / len(self.ranks) if self.ranks else float("nan")
-
-    def anywhere(self) -> float:
-        return self.hit(MISS)
+    @staticmethod
+    def rate(ranks: Sequence[int], k: int) -> float:
+        return sum(r < k for r in ranks) / len(ranks) if ranks else float("nan")
 
     def answer_rate(self) -> float:
         return sum(self.answered) / len(self.answered) if self.answered else float("nan")
 
 
-def keys(world: company.Company, path: Sequence[str]) -> tuple[str, ...]:
-    return tuple(entity_key(world.types[n], normalise_name(n)) for n in path)
+def keys(world: worlds.World, path: Sequence[str]) -> tuple[str, ...]:
+    return tuple(entity_key(str(fold_type(world.types[n])), normalise_name(n)) for n in path)
 
 
 def rank(paths: Sequence[Path], right: set[tuple[str, ...]]) -> int:
     return next((i for i, p in enumerate(paths) if p.keys in right), MISS)
 
 
-def build(mem: GraphMem, world: company.Company) -> float:
+def build(mem: GraphMem, world: worlds.World) -> float:
     """remember_facts in batches; the post-commit embedding of the new facts is left out
-    (a no-op in its place on this instance: path ranking reads no fact vectors)."""
+    (path ranking reads no fact vectors)."""
     writes = mem._writes
     assert hasattr(writes, "index"), "writes no longer embed through index: update"
     writes.index = lambda fact_ids: None  # type: ignore[method-assign]
@@ -79,98 +82,153 @@ def timed(call: Callable[[], Related]) -> tuple[Related, float]:
     return result, (time.perf_counter() - start) * 1000
 
 
-def run_size(runtime: Runtime, facts: int, per_hops: int, keep: bool,
-             roles: bool = True) -> list[str]:
-    world = company.build(facts, roles=roles)
-    mem = GraphMem(space=f"bench-multihop-{facts}-{uuid.uuid4().hex[:6]}", runtime=runtime)
+def baseline(mem: GraphMem, question: str) -> tuple[Path, ...]:
+    """The ranking recall_related used before relation knowledge, on the same graph."""
+    vectors = mem._graph._vectors
+
+    def run(tx, space: str) -> tuple[Path, ...]:  # type: ignore[no-untyped-def]
+        starts, _ = find_start(tx, space, question)
+        return baseline_search.search(tx, space, starts, question, vectors, 4, None, None,
+                                      50).paths
+
+    return mem.runtime.graph.execute(run, mem.space.key, write=False)
+
+
+@dataclass
+class Run:
+    domain: str
+    mode: str
+    facts: int
+    tallies: dict[tuple[int, str], Tally]
+    absent: tuple[int, int]  # (no answer stated, asked)
+    ms: list[float]
+    old_ms: list[float]
+
+
+def run_one(runtime: Runtime, domain: str, mode: str, facts: int, per_hops: int,
+            absent: int, keep: bool, old: bool) -> Run:
+    world = worlds.build(DOMAINS[domain], facts, mode)
+    mem = GraphMem(space=f"bench-multihop-{domain}-{mode}-{facts}-{uuid.uuid4().hex[:6]}",
+                   runtime=runtime)
     built = build(mem, world)
     counts = mem.runtime.graph.read("projection/counts", space=mem.space.key)[0]
-    print(f"  {facts:,}: {counts['facts']:,} facts, {counts['entities']:,} entities,"
-          f" {counts['edges']:,} edges, built in {built:.0f} s", flush=True)
-    asked = phrasing.questions(world, per_hops)
+    print(f"  {domain}, {mode}, {facts:,}: {counts['facts']:,} facts, "
+          f"{counts['entities']:,} entities, {counts['edges']:,} edges, built in {built:.0f} s",
+          flush=True)
+    asked = worlds.questions(world, per_hops)
     for q in asked[:3]:  # warm: the model, the plans, the caches of relation words
         mem.recall_related(q.text, answer=False)
-    new: dict[tuple[int, str], Tally] = defaultdict(Tally)
-    old: dict[tuple[int, str], Tally] = defaultdict(Tally)
-    new_ms: list[float] = []
+    tallies: dict[tuple[int, str], Tally] = defaultdict(Tally)
+    ms: list[float] = []
     old_ms: list[float] = []
     for q in asked:
         right = {keys(world, p) for p in q.answers}
         ends = {k[-1] for k in right}
-        found, ms = timed(lambda q=q: mem.recall_related(q.text, answer=False))
-        new_ms.append(ms)
+        found, took = timed(lambda q=q: mem.recall_related(q.text, answer=False))
+        ms.append(took)
         got = rank(found.paths, right)
-        if got and SHOW_MISSES:
+        if got and SHOW_MISSES and q.split == worlds.DEV:
+            top = found.paths[0] if found.paths else None
             print(f"    miss ({q.hops}, {q.split}, right at {got}): {q.text}\n      top:"
-                  f" {found.explain(found.paths[0]) if found.paths else '-'}"
-                  f" {found.render(found.paths[0]) if found.paths else ''}", flush=True)
-        new[(q.hops, q.split)].ranks.append(got)
-        new[(q.hops, q.split)].answered.append(bool(found.answers) and got == 0
-                                               and set(found.answers) <= ends)
-        walked, ms = timed(lambda q=q: mem.recall_related(
-            entities=[("person", q.person)], hops=2, answer=False))
-        old_ms.append(ms)
-        old[(q.hops, q.split)].ranks.append(rank(walked.paths, right))
+                  f" {found.explain(top) if top else '-'} {found.render(top) if top else ''}"
+                  f"\n      unexplained: {found.unexplained}", flush=True)
+        tally = tallies[(q.hops, q.split)]
+        tally.ranks.append(got)
+        tally.answered.append(bool(found.answers) and got == 0 and set(found.answers) <= ends)
+        if old:
+            start = time.perf_counter()
+            tally.old.append(rank(baseline(mem, q.text), right))
+            old_ms.append((time.perf_counter() - start) * 1000)
+    declined = 0
+    absent_asked = worlds.absent_questions(world, absent)
+    for text in absent_asked:
+        found = mem.recall_related(text, answer=False)
+        declined += not found.answers
+        if found.answers and SHOW_MISSES:
+            print(f"    answered an absent relation: {text}\n      "
+                  f"{found.explain(found.paths[0])} {found.render(found.paths[0])}", flush=True)
     if not keep:
         mem.erasure.delete_all()
-    rows = []
-    for (hops, split), t in sorted(new.items()):
-        o = old[(hops, split)]
-        rows.append(f"| {facts:,} | {hops} | {split} | {len(t.ranks)} | **{t.hit(1):.2f}** |"
-                    f" {t.hit(5):.2f} | {t.answer_rate():.2f} | {o.hit(1):.2f} |"
-                    f" {o.hit(5):.2f} | {o.anywhere():.2f} |")
-        print(f"    {hops} hops, {split}: hit@1 {t.hit(1):.2f}, hit@5 {t.hit(5):.2f},"
-              f" answer@1 {t.answer_rate():.2f}; the walk: hit@1 {o.hit(1):.2f},"
-              f" anywhere {o.anywhere():.2f}", flush=True)
-    latency = (f"| {facts:,} | {percentile(new_ms, 50):.1f} | {percentile(new_ms, 95):.1f} |"
-               f" {percentile(old_ms, 50):.1f} | {percentile(old_ms, 95):.1f} |")
-    print(f"    latency: p50 {percentile(new_ms, 50):.1f} ms, p95 {percentile(new_ms, 95):.1f}"
-          f" ms; the walk p50 {percentile(old_ms, 50):.1f} ms", flush=True)
-    return [*rows, "LATENCY" + latency]
+    return Run(domain, mode, facts, tallies, (declined, len(absent_asked)), ms, old_ms)
+
+
+def report(runs: Sequence[Run], command: str) -> None:
+    quality, absent, latency = [], [], []
+    for r in runs:
+        name = f"{r.domain} (held out)" if r.domain == HELD_OUT else r.domain
+        for (hops, split), t in sorted(r.tallies.items()):
+            old = (f"{Tally.rate(t.old, 1):.2f} | {Tally.rate(t.old, 5):.2f}" if t.old
+                   else "- | -")
+            quality.append(f"| {name} | {r.mode} | {r.facts:,} | {hops} | {split} |"
+                           f" {len(t.ranks)} | **{Tally.rate(t.ranks, 1):.2f}** |"
+                           f" {Tally.rate(t.ranks, 5):.2f} | {t.answer_rate():.2f} | {old} |")
+        declined, asked = r.absent
+        absent.append(f"| {name} | {r.mode} | {r.facts:,} | {asked} |"
+                      f" **{declined / asked if asked else float('nan'):.2f}** |")
+        old = (f"{percentile(r.old_ms, 50):.1f} | {percentile(r.old_ms, 95):.1f}" if r.old_ms
+               else "- | -")
+        latency.append(f"| {name} | {r.mode} | {r.facts:,} | {percentile(r.ms, 50):.1f} |"
+                       f" {percentile(r.ms, 95):.1f} | {old} |")
+    write_section("Multi-hop questions (bench.multihop)", "\n".join([
+        f"`{command}`. recall_related(question) with no model configured, beside the ranking"
+        " it replaced (bench/multihop/baseline) in the same run. hit@k: a right path among"
+        " the first k; answer@1: a right path first and the answer stated is its end;"
+        " `held`: phrasings never looked at while the ranking was built; `plain`: triples"
+        " with no subject; `roles`: subjects naming the role the relation gives its tail;"
+        f" {HELD_OUT}: the domain held out whole.", "",
+        "| domain | mode | facts | hops | phrasings | questions | hit@1 | hit@5 | answer@1 |"
+        " before: hit@1 | before: hit@5 |",
+        "| --- | --- | ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+        *quality, "",
+        "Questions whose relation the graph does not hold (\"Who is the dentist of X's"
+        " manager?\"): how often no answer is stated.", "",
+        "| domain | mode | facts | questions | no answer |",
+        "| --- | --- | ---: | ---: | ---: |", *absent, "",
+        "| domain | mode | facts | p50 ms | p95 ms | before: p50 ms | before: p95 ms |",
+        "| --- | --- | ---: | ---: | ---: | ---: | ---: |", *latency]))
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--sizes", default="1000,10000,100000",
-                        help="facts per graph, comma-separated")
+    parser.add_argument("--domains", default=",".join(DOMAINS))
+    parser.add_argument("--modes", default="plain,roles")
+    parser.add_argument("--sizes", default="1000,10000", help="facts per graph")
     parser.add_argument("--questions", type=int, default=20,
                         help="questions per hop count and split")
+    parser.add_argument("--absent", type=int, default=40,
+                        help="questions per graph whose relation it does not hold")
+    parser.add_argument("--no-baseline", action="store_true",
+                        help="leave out the ranking recall_related replaced")
     parser.add_argument("--keep", action="store_true", help="keep the spaces afterwards")
-    parser.add_argument("--relation-subjects", action="store_true",
-                        help="name facts' subjects by their relation, not the role it gives")
     parser.add_argument("--show-misses", action="store_true",
                         help="print each question whose right path is not first")
+    parser.add_argument("--no-write", action="store_true", help="print, do not record")
     args = parser.parse_args()
     global SHOW_MISSES
     SHOW_MISSES = args.show_misses
     runtime = Runtime.open(load_settings())
-    results: list[str] = []
+    runs: list[Run] = []
     try:
-        for size in (int(s) for s in args.sizes.split(",")):
-            print(f"bench.multihop: {size:,} facts", flush=True)
-            results += run_size(runtime, size, args.questions, args.keep,
-                                roles=not args.relation_subjects)
+        for domain in args.domains.split(","):
+            for mode in args.modes.split(","):
+                for size in (int(s) for s in args.sizes.split(",")):
+                    run = run_one(runtime, domain, mode, size, args.questions, args.absent,
+                                  args.keep, not args.no_baseline)
+                    runs.append(run)
+                    for (hops, split), t in sorted(run.tallies.items()):
+                        print(f"    {hops} hops, {split}: hit@1 {Tally.rate(t.ranks, 1):.2f},"
+                              f" hit@5 {Tally.rate(t.ranks, 5):.2f}, answer@1"
+                              f" {t.answer_rate():.2f}; before: hit@1"
+                              f" {Tally.rate(t.old, 1):.2f}", flush=True)
+                    print(f"    no answer to absent relations: {run.absent[0]}/{run.absent[1]};"
+                          f" p50 {percentile(run.ms, 50):.1f} ms, p95"
+                          f" {percentile(run.ms, 95):.1f} ms", flush=True)
     finally:
         runtime.close()
-    quality = [r for r in results if not r.startswith("LATENCY")]
-    latency = [r.removeprefix("LATENCY") for r in results if r.startswith("LATENCY")]
-    roles = not args.relation_subjects
-    title = "Multi-hop questions (bench.multihop)" + (
-        "" if roles else ", subjects naming relations, not roles")
-    flag = "" if roles else " --relation-subjects"
-    write_section(title, "\n".join([
-        f"`python -m bench.multihop --sizes {args.sizes} --questions {args.questions}{flag}`."
-        " recall_related(question) with no model, against the neighbourhood walk it replaced"
-        " (2 hops from the person, unranked), in the same run. hit@k: the right path among"
-        " the first k; answer@1: the right path first and the answer entities are its end;"
-        " `held`: phrasings never looked at while the ranking was built.", "",
-        "| facts | hops | phrasings | questions | hit@1 | hit@5 | answer@1 | walk hit@1 |"
-        " walk hit@5 | walk: anywhere |",
-        "| ---: | ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
-        *quality, "",
-        "| facts | recall_related p50 ms | p95 ms | walk p50 ms | walk p95 ms |",
-        "| ---: | ---: | ---: | ---: | ---: |",
-        *latency]))
+    if not args.no_write:
+        flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items()
+                         if k in ("domains", "modes", "sizes", "questions", "absent"))
+        report(runs, f"python -m bench.multihop {flags}")
 
 
 if __name__ == "__main__":

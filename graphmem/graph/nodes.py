@@ -98,8 +98,8 @@ class ProjectionEdge(StructuredRel):
 
 # ---- nodes -------------------------------------------------------------------------------
 class SpaceNode(GraphNode):
-    """A memory space: the write lock and counter, the stored policy, the claiming mirror and
-    the mirror sweep's claim."""
+    """A memory space: the write lock and counter, the stored policy, the relation schema,
+    the claiming mirror and the mirror sweep's claim."""
 
     __label__ = "Space"
     key = StringProperty(unique_index=True, required=True)
@@ -108,6 +108,9 @@ class SpaceNode(GraphNode):
     policy = StringProperty()
     mirror = StringProperty()
     relation_labels = ArrayProperty(StringProperty())
+    # the declared relation schema and the models' descriptions of relations (JSON)
+    relation_schema = StringProperty()
+    relation_descriptions = StringProperty()
     # the host whose mirror sweep holds the space until sweep_until (outbox/claim_stale);
     # sweep_lock is written only to take the node's lock, inside that statement
     sweep_holder = StringProperty()
@@ -147,6 +150,7 @@ class FactNode(GraphNode):
         ("space", "refined_at"),
         ("space", "valid_from"),
         ("space", "valid_to"),
+        ("space", "rel_key"),
     )
     uid = StringProperty(db_property="id", unique_index=True, required=True)
     space = StringProperty(index=True, required=True)

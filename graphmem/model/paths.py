@@ -49,6 +49,11 @@ class Path:
     edges: tuple[Edge, ...] = ()
     score: float | None = None
     matched: tuple[str | None, ...] = ()
+    # per edge, how its words were understood: declared, model, text, lexicon, label,
+    # embedding, or `type` (guessed from the type of entity it reaches alone)
+    sources: tuple[str, ...] = ()
+    unexplained: tuple[str, ...] = ()  # the question's words nothing on the path explains
+    guessed: tuple[str, ...] = ()  # words matched by the type of entity alone
 
     def extend(self, edge: Edge, key: str) -> Path:
         return Path((*self.keys, key), (*self.edges, edge))
@@ -68,6 +73,10 @@ class Related:
     matched_by: str = "given"
     notes: tuple[str, ...] = field(default_factory=tuple)
     answers: tuple[str, ...] = ()  # keys of the entities the best paths end at
+    # the best path's words no relation explains, and those matched by entity type alone:
+    # either way, no answer is stated
+    unexplained: tuple[str, ...] = ()
+    guessed: tuple[str, ...] = ()
 
     @property
     def ranked(self) -> bool:
@@ -95,9 +104,14 @@ class Related:
         answered, `0.91: WORKS_AT ← "employer", HEADQUARTERED_IN ← "headquartered"`."""
         if path.score is None:
             return self.render(path)
-        words = [f'{e.type} ← "{m}"' if m else f"{e.type} ← (no words)"
-                 for e, m in zip(path.edges, path.matched, strict=False)]
-        return f"{path.score:.2f}: {', '.join(words)}"
+        sources = path.sources or ("",) * len(path.edges)
+        words = [(f'{e.type} ← "{m}" ({s})' if s else f'{e.type} ← "{m}"') if m
+                 else f"{e.type} ← (no words)"
+                 for e, m, s in zip(path.edges, path.matched, sources, strict=False)]
+        text = f"{path.score:.2f}: {', '.join(words)}"
+        if path.unexplained:
+            text += "; not understood: " + ", ".join(f'"{w}"' for w in path.unexplained)
+        return text
 
     def __str__(self) -> str:
         if self.answer:
@@ -108,6 +122,8 @@ class Related:
         if self.answers:
             lines.insert(0, "Answer: " + ", ".join(str(self.entities[k]) for k in self.answers
                                                    if k in self.entities))
+        elif self.ranked:
+            lines.insert(0, self.why_no_answer())
         if self.facts:
             lines.append("Facts:")
             lines += [f"  #{f.id} {f.subject} = {f.value}{provenance(f)}"
@@ -115,6 +131,18 @@ class Related:
         if self.truncated:
             lines.append("(truncated: a cap on paths or expansions was reached)")
         return "\n".join(lines)
+
+    def why_no_answer(self) -> str:
+        """Why no answer is stated though paths were found."""
+        if self.unexplained:
+            words = ", ".join(f'"{w}"' for w in self.unexplained)
+            return (f"No answer: no relation in this space reads as {words}; the paths below"
+                    " leave it unexplained.")
+        if self.guessed:
+            words = ", ".join(f'"{w}"' for w in self.guessed)
+            return (f"No answer: {words} matched only by the type of entity it names;"
+                    " declare the relation's readings (the relation schema) to answer.")
+        return "No answer: the best paths do not agree on one."
 
     def _line(self, path: Path) -> str:
         if path.score is None:

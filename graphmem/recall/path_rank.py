@@ -1,183 +1,378 @@
 """How well a path of the entity graph answers a question: pure scoring, no I/O.
 
-A path is a sequence of hops; each hop is a relation (its label, `works at`, and the role its
-fact's subject gives the tail, `employer`) walked forwards or backwards to an entity of some
-type. A question is its phrases in outward order (`question.read`). The score aligns hops to
-phrases in that order, each phrase used once (a monotone alignment), and adds up:
+A path is a sequence of hops; each hop walks a relation from its head (forward) or from its
+tail to an entity whose types are known (the folded type, and the types the relation's
+facts wrote for that end). A question is its phrases in outward order (`question.read`),
+and, when it asks `which city`, a last phrase for that noun.
 
-- each aligned hop: how much closer the phrase is to this relation than to any other relation
-  or entity type the graph offers, less a threshold, so that a hop only pays for itself when
-  a phrase asks for it; a hop no phrase asks for costs the threshold;
-- each phrase left over: a cost when it reads like a relation and no entity type on the path
-  explains it (`company` in "the company X works for" is the organisation reached);
-- the answer: the last entity's type against the kind the question asks for (`which city`);
-- direction: a relation walked backwards costs a little, unless the question uses the
-  relation's own words before the entity (`who reports to X`), which asks for exactly that;
-- hubs: a hop that picked one of many edges of the same relation costs the log of their number;
-- a path that ends at another entity the question names ("how is X related to Y") gains.
+Each phrase is weighed against every relation an entity offers (`Judge.evidence`):
 
-Similarities are cosines of unit vectors the caller computed with the embedding model.
+- words: how close the phrase is to the relation's readings (declared, described by a
+  model, learned from text, derived by the lexicon, or the label), by WordNet and by the
+  embedding model, the best reading counting;
+- direction: whether the reading, read in the grammar of the phrase, walks the relation
+  this way ("the films X directed" walks `directed by` from the tail);
+- type: whether a noun names the kind of entity the hop reaches (a `manager` is a person).
+
+A hop's gain for a phrase is that evidence less the best rival relation's at the same
+entity (a word that fits everything explains nothing) and a threshold. The path's score
+aligns hops to phrases in order (a monotone alignment) and adds up the gains; a hop no
+phrase asks for costs the threshold, and a phrase nothing on the path explains costs more
+than any hop can gain, so a longer path that explains it wins. A phrase explained only by
+its type (the one relation here that reaches a person, for `manager`) ranks the path but
+is reported as guessed: no answer is stated from a guess.
 """
 
 from __future__ import annotations
 
 import math
-import re
-from collections.abc import Callable, Iterable, Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 import numpy.typing as npt
 
-from graphmem.recall.question import Phrase, Question
+from graphmem.lexicon.senses import Senses
+from graphmem.model.relations import (
+    TRUST,
+    VERB_KINDS,
+    Reading,
+    ReadingKind,
+    ReadingSource,
+    RelationInfo,
+)
+from graphmem.recall.question import NOUN, VERB, Phrase, Question
 
 Vector = npt.NDArray[np.float32]
+GUESSED = "type"  # the source of a phrase matched by the type of entity alone
+EMBEDDING = "embedding"
+EMBEDDING_FLOOR, EMBEDDING_SPAN = 0.45, 0.4
 
 
 @dataclass(frozen=True)
 class PathRanking:
     """The weights of the score (named, so a benchmark or a caller can try others)."""
 
-    threshold: float = 0.35  # a hop must be asked for by a phrase this much to pay for itself
-    rivalry: float = 0.4  # how much the best rival explanation of a phrase is held against it
-    leftover: float = 0.5  # the cost of a relation-like phrase no hop or entity explains
-    answer_kind: float = 0.6  # the answer entity's type against the kind asked for
-    vague_kind: float = 0.3  # the same for `where`, which asks for a place or an organisation
-    backwards: float = 0.15  # walking a relation from its tail to its head
-    hub: float = 0.04  # per natural log of the edges a hop chose among
+    threshold: float = 0.1  # a hop must be asked for by a phrase this much to pay for itself
+    unasked: float = 0.25  # a hop no phrase asks for
+    rivalry: float = 0.6  # how much the best rival relation's evidence is held against a hop
+    type_weight: float = 0.6  # a noun's kind against the type of the entity reached
+    understood: float = 0.3  # word evidence from which a phrase counts as understood
+    faint: float = 0.2  # word evidence below this is noise (a word of a definition)
+    typed: float = 0.6  # kind evidence from which a noun is explained by an entity's type
+    unexplained: float = 1.2  # a phrase nothing on the path explains
+    misfit: float = 0.15  # evidence kept when a reading walks the relation the other way
+    undirected: float = 0.85  # kept when nothing says which way, and the default way is taken
+    against_default: float = 0.6  # kept when nothing says which way, against the default
+    answer_kind: float = 0.5  # the answer entity's type against the kind asked for
+    hub: float = 0.03  # per natural log of the edges a hop chose among
     named: float = 1.5  # a path to another entity the question names ("how is X related to Y")
     beam: int = 32  # partial paths kept after each hop
     per_group: int = 8  # edges read per entity, relation and direction
 
 
 DEFAULT = PathRanking()
-VAGUE_KINDS = frozenset({"place"})
+VAGUE_KINDS = frozenset({"place"})  # `where` asks for a place or an organisation
+PLACE_LIKE = ("location", "organisation")
+UNTYPED = frozenset({"other", "unknown", ""})
+
+
+@dataclass(frozen=True)
+class Option:
+    """A relation an entity offers, walked one way, to entities of these types."""
+
+    relation: str
+    forward: bool
+    end_types: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """What says a phrase asks for an option: `words` (0 to 1, direction applied), `kind`
+    (None when the phrase is no noun or the end has no type), the reading and question
+    word behind the words, and their source."""
+
+    words: float
+    kind: float | None
+    reading: Reading | None = None
+    source: str = ""
+
+    def value(self, rank: PathRanking) -> float:
+        if self.kind is None:
+            return self.words
+        return self.words + rank.type_weight * (self.kind - 0.5)
+
+
+@dataclass(frozen=True)
+class Asked:
+    """A phrase's gain on one hop and how it was understood."""
+
+    gain: float
+    source: str  # declared, model, text, lexicon, label, embedding; `type` when guessed
+    reading: str = ""
 
 
 @dataclass(frozen=True)
 class Hop:
-    """One step of a path as the ranking sees it."""
+    """One step of a path as the ranking sees it: `asked[j]` is phrase j's gain on it."""
 
     relation: str
-    role: str
     forward: bool
-    end_type: str
+    end_types: tuple[str, ...]
+    asked: tuple[Asked, ...]
     fanout: int = 1
     named: bool = False  # reaches another entity the question names
 
 
 @dataclass(frozen=True)
 class Scored:
-    """A path's score and, for each hop, the phrase it was aligned to (None: none asked)."""
+    """A path's score; for each hop, the phrase it was aligned to (None: none asked) and
+    how it was understood; the phrases nothing explained, and those only guessed."""
 
     score: float
     matched: tuple[str | None, ...]
+    sources: tuple[str, ...] = ()
+    unexplained: tuple[str, ...] = ()
+    guessed: tuple[str, ...] = ()
     hope: float = 0.0  # the most the path could still gain by growing
 
 
+def phrases_of(question: Question) -> tuple[Phrase, ...]:
+    """The question's phrases, and the noun of `which city` last: it may name the last
+    relation (`what genre`) or only the type of the answer."""
+    kind = question.answer_kind
+    if kind and kind not in ANSWER_WORDS:
+        return (*question.phrases, Phrase(kind, True, NOUN, answer=True))
+    return question.phrases
+
+
+ANSWER_WORDS = frozenset({"place", "person", "time"})  # what where, who and when ask for
+KIND_WORDS = {"place": "location", "person": "person", "time": "time"}
+ANY_RELATION = ("relate", "connect")  # the verbs of "how is X related to Y"
+
+
 @dataclass
-class Lexicon:
-    """Unit vectors by text, and the relations and types the graph offers as rivals; what is
-    derived from them is remembered until either set grows (`add`)."""
+class Judge:
+    """Weighs phrases against relations: the lexicon, the embedding model's unit vectors of
+    the texts compared, and what is known of each relation type; remembers what it
+    computed."""
 
+    senses: Senses | None
     vectors: Mapping[str, Vector]
-    relations: set[tuple[str, str]] = field(default_factory=set)
-    types: set[str] = field(default_factory=set)
-    _sims: dict[tuple[str, str], float] = field(default_factory=dict)
-    _derived: dict[tuple[object, ...], float] = field(default_factory=dict)
+    relations: Mapping[str, RelationInfo]
+    rank: PathRanking = DEFAULT
+    _evidence: dict[tuple[Phrase, Option], Evidence] = field(default_factory=dict)
+    _kinds: dict[tuple[str, str], float] = field(default_factory=dict)
+    _words: dict[tuple[str, str, bool], tuple[float, str]] = field(default_factory=dict)
 
-    def add(self, relations: Iterable[tuple[str, str]], types: Iterable[str]) -> None:
-        grown = set(relations) - self.relations, set(types) - self.types
-        if grown[0] or grown[1]:
-            self.relations |= grown[0]
-            self.types |= grown[1]
-            self._derived.clear()
+    # ---- words --------------------------------------------------------------------------
+    def embedded(self, a: str, b: str) -> float:
+        """The embedding model's similarity, mapped so that only near-synonyms count:
+        all-MiniLM-L6-v2 puts any two words of one field (`manager`, `worker`) at 0.5."""
+        va, vb = self.vectors.get(a), self.vectors.get(b)
+        if va is None or vb is None:
+            return 0.0
+        return max(0.0, min(1.0, (float(va @ vb) - EMBEDDING_FLOOR) / EMBEDDING_SPAN))
 
-    def sim(self, a: str, b: str) -> float:
-        key = (a, b)
-        found = self._sims.get(key)
+    def close(self, phrase: str, reading: str, embed: bool = True) -> tuple[float, str]:
+        """How close two texts are, and which judged it (`lexicon` or `embedding`): the
+        lexicon on their last words and on every pair (the others weigh less), the
+        embedding model on the whole texts (not for words the lexicon derived itself)."""
+        key = (phrase, reading, embed)
+        found = self._words.get(key)
+        if found is not None:
+            return found
+        best, how = (self.embedded(phrase, reading) if embed else 0.0), EMBEDDING
+        if self.senses is not None:
+            ours, theirs = phrase.split(), reading.split()
+            for k, a in enumerate(ours):
+                for b in theirs:
+                    weight = 1.0 if k == len(ours) - 1 else 0.8
+                    value = weight * self.senses.related(a, b)
+                    if value > best:
+                        best, how = value, "lexicon"
+        self._words[key] = (best, how)
+        return best, how
+
+    def family(self, phrase: str, reading: str) -> bool:
+        """Forms of one word, or words one derives from the other (`directed`/`director`):
+        their grammar may be compared."""
+        if self.senses is None:
+            return False
+        a, b = phrase.split()[-1], reading.split()[0] if reading.split() else ""
+        return bool(b) and (self.senses.same_lemma(a, b) or self.senses.related(a, b) >= 0.6)
+
+    def generic(self, phrase: str) -> bool:
+        """Words for a relation of any kind: `related`, `connected`, `linked`."""
+        if self.senses is None:
+            return phrase.split()[-1].startswith("relat")
+        return any(self.senses.related(phrase.split()[-1], w) >= 0.6 for w in ANY_RELATION)
+
+    # ---- kinds --------------------------------------------------------------------------
+    def kind(self, noun: str, types: Sequence[str]) -> float | None:
+        """How surely `noun` names an entity of one of `types` (None: no type to judge)."""
+        usable = [t for t in types if t not in UNTYPED]
+        if not usable or self.senses is None:
+            return None
+        head = noun.split()[-1]
+        return max(self._kind(head, t) for t in usable)
+
+    def _kind(self, noun: str, type_: str) -> float:
+        key = (noun, type_)
+        found = self._kinds.get(key)
         if found is None:
-            found = float(self.vectors[a] @ self.vectors[b])
-            self._sims[key] = found
+            assert self.senses is not None
+            words = type_.replace("_", " ").split()
+            found = max(self.senses.kind(noun, w) for w in words[-1:])
+            self._kinds[key] = found
         return found
 
-    def relation_sim(self, phrase: str, relation: str, role: str) -> float:
-        return max(self.sim(phrase, relation), self.sim(phrase, role))
-
-    def rival(self, phrase: str, hop: Hop) -> float:
-        """The best explanation of `phrase` other than the hop: another relation, or a type
-        other than the one the hop reaches (`product` is what `makes` leads to)."""
-        key = ("rival", phrase, hop.relation, hop.end_type)
-        found = self._derived.get(key)
+    # ---- evidence -----------------------------------------------------------------------
+    def evidence(self, phrase: Phrase, option: Option) -> Evidence:
+        key = (phrase, option)
+        found = self._evidence.get(key)
         if found is None:
-            best = max((self.relation_sim(phrase, r, ro) for r, ro in self.relations
-                        if r != hop.relation), default=0.0)
-            found = max([best, *(self.sim(phrase, t) for t in self.types if t != hop.end_type)])
-            self._derived[key] = found
+            found = self._evidence[key] = self._weigh(phrase, option)
         return found
 
-    def relation_like(self, phrase: str) -> float:
-        key = ("like", phrase)
-        found = self._derived.get(key)
-        if found is None:
-            found = max((self.relation_sim(phrase, r, ro) for r, ro in self.relations),
-                        default=0.0)
-            self._derived[key] = found
-        return found
+    def _weigh(self, phrase: Phrase, option: Option) -> Evidence:
+        info = self.relations.get(option.relation)
+        best = Evidence(0.0, None)
+        best_words = 0.0
+        for reading in info.readings if info else ():
+            closeness, how = self.close(phrase.text, reading.words,
+                                        embed=reading.source != ReadingSource.LEXICON)
+            if closeness <= 0.0:
+                continue
+            fits = self.fits(phrase, reading, option.forward)
+            factor = (1.0 if fits else self.rank.misfit) if fits is not None else (
+                self.rank.undirected if default_way(phrase) == option.forward
+                else self.rank.against_default)
+            value = closeness * TRUST[reading.source] * reading.weight * factor
+            if value > best_words:
+                source = reading.source.value if how == "lexicon" or reading.source in (
+                    ReadingSource.DECLARED, ReadingSource.MODEL, ReadingSource.TEXT) \
+                    else EMBEDDING
+                if closeness >= 0.999:
+                    source = reading.source.value
+                best_words, best = value, Evidence(value, None, reading, source)
+        if best_words < self.rank.faint:
+            return Evidence(0.0, self.expected(phrase, option))
+        return Evidence(best_words, self.expected(phrase, option), best.reading, best.source)
 
-    def kind_sim(self, kind: str) -> float:
-        """How near the nearest entity type known so far is to the kind of answer asked for."""
-        return self.remembered(("kind", kind), lambda: max(
-            (self.sim(kind, t) for t in self.types), default=0.0))
+    def expected(self, phrase: Phrase, option: Option) -> float | None:
+        """How well the entity the option reaches is what the phrase calls it: a noun's
+        own kind, a verb's other end as the question names it (`who` → a person)."""
+        if phrase.kind == NOUN:
+            return self.kind(phrase.text, option.end_types)
+        if phrase.kind == VERB and phrase.expects:
+            wanted = phrase.expects
+            if wanted in VAGUE_KINDS:
+                found = [self.kind(w, option.end_types) for w in PLACE_LIKE]
+                known = [f for f in found if f is not None]
+                return max(known) if known else None
+            if wanted == "time" and self.senses is not None:
+                return _time_like(self, option.end_types) if any(
+                    t not in UNTYPED for t in option.end_types) else None
+            return self.kind(KIND_WORDS.get(wanted, wanted), option.end_types)
+        return None
 
-    def remembered(self, key: tuple[object, ...], compute: Callable[[], float]) -> float:
-        found = self._derived.get(key)
-        if found is None:
-            found = self._derived[key] = compute()
-        return found
+    def fits(self, phrase: Phrase, reading: Reading, forward: bool) -> bool | None:
+        """Whether the reading, in the phrase's grammar, walks the relation this way (None:
+        the phrase's grammar or the reading's says nothing of it)."""
+        if not phrase.kind or reading.kind == ReadingKind.ABOUT:
+            return None
+        if phrase.kind == NOUN:
+            if reading.kind in (ReadingKind.TAIL, ReadingKind.HEAD):
+                return forward == (reading.kind == ReadingKind.TAIL)
+            if not self.family(phrase.text, reading.words) or self.senses is None:
+                return None
+            # a noun from the reading's verb names its doer, or what it acts on
+            agentive = self.senses.agentive(phrase.text.split()[-1])
+            reached_head = agentive == _head_is_agent(reading)
+            return forward != reached_head
+        if reading.kind in VERB_KINDS:
+            if not self.family(phrase.text, reading.words):
+                return None
+            entity_is_head = phrase.agent == _head_is_agent(reading)
+            return forward == entity_is_head
+        if not self.family(phrase.text, reading.words):
+            return None
+        # a verb of the reading's noun: the entity is what the noun names when it does
+        # what the verb says (`X acted` and `actors`), else the other end
+        names_tail = reading.kind == ReadingKind.TAIL
+        entity_is_named = phrase.agent == reading.agent
+        entity_is_head = not names_tail if entity_is_named else names_tail
+        return forward == entity_is_head
 
 
-_STEM = re.compile(r"(?:ing|ed|es|s)$")
+def _head_is_agent(reading: Reading) -> bool:
+    """Whether the relation's head does what a verb reading says."""
+    if reading.kind == ReadingKind.INVERSE:
+        return reading.passive
+    return not reading.passive
 
 
-def _stem(word: str) -> str:
-    return _STEM.sub("", word) if len(word) > 4 else word
+def default_way(phrase: Phrase) -> bool:
+    """The way a phrase walks when nothing else says: a noun names what its entity has
+    (`X's manager`: forward), a verb goes from its subject (`X works at`) and back from its
+    object (`reports to X`)."""
+    if phrase.kind == VERB:
+        return phrase.subject
+    return True
 
 
-def _names_relation(phrase: Phrase, relation: str) -> bool:
-    """The phrase uses the relation's own words (`reports` for `reports to`)."""
-    words = {_stem(w) for w in relation.split()}
-    return any(_stem(w) in words for w in phrase.text.split())
+def gains(judge: Judge, phrases: Sequence[Phrase], options: Sequence[Option]
+          ) -> dict[Option, tuple[Asked, ...]]:
+    """Each option's gain for each phrase, against the other relations at the same entity."""
+    rank = judge.rank
+    table = {o: [judge.evidence(p, o) for p in phrases] for o in options}
+    found: dict[Option, tuple[Asked, ...]] = {}
+    for option in options:
+        asked = []
+        for j, phrase in enumerate(phrases):
+            own = table[option][j]
+            rivals = [table[o][j].value(rank) for o in options if o.relation != option.relation]
+            rival = max([0.0, *rivals])
+            gain = own.value(rank) - rank.rivalry * rival - rank.threshold
+            takes_hops = phrase.kind != NOUN or phrase.relational or phrase.answer
+            if not takes_hops:
+                source = ""  # a class noun names what a hop reaches, asks for no hop
+            elif own.words >= rank.understood:
+                source = own.source
+            elif (own.kind is not None and own.kind >= rank.typed and own.value(rank) > rival
+                  and not phrase.answer):
+                source = GUESSED
+            else:
+                source = ""
+            asked.append(Asked(gain, source, own.reading.words if own.reading else ""))
+        found[option] = tuple(asked)
+    return found
 
 
-def _gain(lex: Lexicon, rank: PathRanking, phrase: Phrase, hop: Hop) -> float:
-    def compute() -> float:
-        own = lex.relation_sim(phrase.text, hop.relation, hop.role)
-        gain = own - rank.rivalry * lex.rival(phrase.text, hop) - rank.threshold
-        asks_backwards = phrase.before and _names_relation(phrase, hop.relation)
-        return gain - rank.backwards if hop.forward == asks_backwards else gain
-
-    return lex.remembered(("gain", phrase, hop.relation, hop.role, hop.forward, hop.end_type,
-                           rank), compute)
-
-
-def _align(lex: Lexicon, rank: PathRanking, phrases: Sequence[Phrase], hops: Sequence[Hop]
-           ) -> tuple[float, list[int | None]]:
-    """The best monotone alignment of hops to phrases: its value and each hop's phrase."""
+def _align(rank: PathRanking, phrases: Sequence[Phrase], hops: Sequence[Hop],
+           leave: Sequence[float]) -> tuple[float, list[int | None]]:
+    """The best monotone alignment of hops to phrases: its value and each hop's phrase.
+    Leaving phrase j unaligned costs `leave[j]` (nothing when an entity's type explains
+    it); the answer's noun (the last phrase of a `which`-question) may only take the last
+    hop."""
     n, m = len(hops), len(phrases)
     best = [[0.0] * (m + 1)] + [[-math.inf] * (m + 1) for _ in range(n)]
+    for j in range(1, m + 1):
+        best[0][j] = best[0][j - 1] - leave[j - 1]
     move: dict[tuple[int, int], tuple[str, int]] = {}
     for i in range(1, n + 1):
         hop, row, above = hops[i - 1], best[i], best[i - 1]
-        unasked = rank.threshold + (0.0 if hop.forward else rank.backwards)
         for j in range(m + 1):
-            value, step = above[j] - unasked, ("none", j)
+            value, step = above[j] - rank.unasked, ("none", j)
             if j:
-                if row[j - 1] > value:
-                    value, step = row[j - 1], ("skip", j - 1)
-                taken = above[j - 1] + _gain(lex, rank, phrases[j - 1], hop)
-                if taken > value:
-                    value, step = taken, ("take", j - 1)
+                skipped = row[j - 1] - leave[j - 1]
+                if skipped > value:
+                    value, step = skipped, ("skip", j - 1)
+                if hop.asked[j - 1].source and (i == n or not phrases[j - 1].answer):
+                    taken = above[j - 1] + hop.asked[j - 1].gain
+                    if taken > value:
+                        value, step = taken, ("take", j - 1)
             row[j], move[(i, j)] = value, step
     taken_at: list[int | None] = [None] * n
     i, j = n, m
@@ -193,40 +388,74 @@ def _align(lex: Lexicon, rank: PathRanking, phrases: Sequence[Phrase], hops: Seq
     return best[n][m], taken_at
 
 
-def may_mean(lex: Lexicon, rank: PathRanking, phrase: Phrase, relation: str,
-             roles: Iterable[str]) -> bool:
-    """Whether the phrase could ask for this relation (its words, or a role it gives)."""
-    if phrase.before and _names_relation(phrase, relation):
+def _typed(judge: Judge, phrase: Phrase, hops: Sequence[Hop], start_types: Sequence[str]
+           ) -> bool:
+    """A class noun an entity on the path is (`company` in "the company X works for"), or
+    the noun of `which city` that the last entity is; True when no type can tell. Words
+    asking for any relation at all ("how is X related to Y") are explained by a path that
+    reaches Y."""
+    if hops and hops[-1].named and judge.generic(phrase.text):
         return True
-    return max([lex.sim(phrase.text, relation), *(lex.sim(phrase.text, r) for r in roles
-                                                  if r in lex.vectors)]) >= rank.threshold
+    if phrase.kind != NOUN or phrase.relational:
+        return False
+    types = [hops[-1].end_types] if phrase.answer and hops else [
+        tuple(start_types), *(h.end_types for h in hops)]
+    typed = [judge.kind(phrase.text, t) for t in types]
+    known = [t for t in typed if t is not None]
+    return not known or max(known) >= judge.rank.typed
 
 
-def score(lex: Lexicon, question: Question, hops: Sequence[Hop],
-          rank: PathRanking = DEFAULT) -> Scored:
+def score(judge: Judge, question: Question, phrases: Sequence[Phrase], hops: Sequence[Hop],
+          start_types: Sequence[str] = ()) -> Scored:
     """The path's score against the question (higher is better)."""
-    phrases = question.phrases
-    total, taken = _align(lex, rank, phrases, hops)
+    rank = judge.rank
+    leave = [0.0 if _typed(judge, p, hops, start_types) else rank.unexplained
+             for p in phrases]
+    total, taken = _align(rank, phrases, hops, leave)
     used = {k for k in taken if k is not None}
-    types = [h.end_type for h in hops]
+    last = max(used, default=-1)
     hope = 0.0
+    unexplained: list[str] = []
     for k, phrase in enumerate(phrases):
-        if k in used:
+        if k in used or not leave[k]:
             continue
-        explained = max(lex.sim(phrase.text, t) for t in types)
-        cost = rank.leftover * max(0.0, lex.relation_like(phrase.text) - explained)
-        total -= cost
-        # a longer path could still align it (aligning every hop again)
-        hope += cost + max(0.0, lex.relation_like(phrase.text) - rank.threshold)
-    if question.answer_kind and hops:
-        weight = rank.vague_kind if question.answer_kind in VAGUE_KINDS else rank.answer_kind
-        kind = lex.sim(question.answer_kind, hops[-1].end_type)
-        total += weight * kind
-        # a longer path may end at an entity of a type nearer the kind asked for
-        hope += weight * max(0.0, lex.kind_sim(question.answer_kind) - kind)
+        if k > last:  # a longer path could still align it; one before `last` never will
+            hope += rank.unexplained + 1.0
+        unexplained.append(phrase.text)
+    kind = question.answer_kind
+    if kind in KIND_WORDS and hops:
+        ends = hops[-1].end_types
+        wanted = PLACE_LIKE if kind in VAGUE_KINDS else (KIND_WORDS[kind],)
+        fit = max((judge.kind(w, ends) or 0.0) for w in wanted) if judge.senses else 0.0
+        if kind == "time" and judge.senses is not None:
+            fit = max(fit, _time_like(judge, ends))
+        total += rank.answer_kind * (fit - 0.5) if any(t not in UNTYPED for t in ends) \
+            else 0.0
+        hope += rank.answer_kind
     total -= rank.hub * sum(math.log(h.fanout) for h in hops if h.fanout > 1)
     if hops and hops[-1].named:
         total += rank.named
     elif question.others:
         hope += rank.named
-    return Scored(total, tuple(None if k is None else phrases[k].text for k in taken), hope)
+    matched = tuple(None if k is None else phrases[k].text for k in taken)
+    sources = tuple("" if k is None else hop.asked[k].source for k, hop in zip(taken, hops,
+                                                                              strict=True))
+    guessed = tuple(m for m, s in zip(matched, sources, strict=True) if m and s == GUESSED)
+    return Scored(total, matched, sources, tuple(unexplained), guessed, hope)
+
+
+def _time_like(judge: Judge, types: Sequence[str]) -> float:
+    """A type naming a span of time (`year`, `date`): WordNet files it under noun.time."""
+    senses = judge.senses
+    assert senses is not None
+    best = 0.0
+    for type_ in types:
+        if type_ in UNTYPED:
+            continue
+        for _, synset, _ in senses.wn.lookup(type_.split()[-1], "n"):
+            if synset.lexname == "noun.time":
+                best = 1.0
+    return best
+
+
+Vectors = Callable[[Sequence[str]], Mapping[str, Vector]]

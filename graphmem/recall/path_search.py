@@ -1,11 +1,12 @@
 """The question-guided path search behind recall_related: a beam over the entity graph.
 
 From the entities the question names, each hop reads the edges around the beam's last
-entities grouped by relation and direction (`cypher/traversal/expand_groups`), scores every
-grown path against the question (`path_rank`), and keeps the best `beam` of them, at most a
-few siblings of one group. Every path met is a candidate answer; the search stops when no
-path in the beam could still beat the best candidate, or at the hop bound. The whole search
-runs in the caller's read transaction.
+entities grouped by relation and direction (`cypher/traversal/expand_groups`), weighs each
+phrase of the question against every relation an entity offers (`path_rank.gains`), scores
+every grown path (`path_rank.score`) and keeps the best `beam` of them, at most a few
+siblings of one group. Every path met is a candidate answer; the search stops when no path
+in the beam could still beat the best candidate, or at the hop bound. The whole search runs
+in the caller's read transaction.
 
 Hubs: an entity heads few edges, so its outgoing edges are read whole; its incoming ones can
 number thousands (every employee of a company), so past the first hop only the incoming
@@ -14,7 +15,6 @@ relations a phrase of the question could mean are read, a few edges of each.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -26,17 +26,19 @@ from neo4j import ManagedTransaction
 
 from graphmem.embeddings.types import Vector as EmbeddingVector
 from graphmem.graph.entities import row_to_entity
-from graphmem.graph.projection import edge_type
 from graphmem.graph.rows import plain
+from graphmem.lexicon.senses import Senses
 from graphmem.model.entities import Entity
 from graphmem.model.paths import Edge, Path
+from graphmem.model.relations import RelationInfo
 from graphmem.recall import path_rank, question
-from graphmem.recall.path_rank import Hop, Lexicon, PathRanking, Vector
+from graphmem.recall.path_rank import Hop, Judge, Option, PathRanking, Vector
+from graphmem.recall.relation_knowledge import Known, RelationKnowledge
 
 Vectors = Callable[[Sequence[str]], Mapping[str, EmbeddingVector]]
 SIBLINGS = 3  # paths of one group (same parent, relation and direction) kept in the beam
 PROBE = 32  # incoming edges of one relation read at an entity past the first hop
-_SUBJECT_WORD = re.compile(r"[^\W_]+")
+MAY_MEAN = 0.15  # word evidence from which a relation is worth reading backwards at a hub
 
 
 @dataclass(frozen=True)
@@ -44,17 +46,18 @@ class _Group:
     type: str
     forward: bool
     size: int
-    edges: tuple[tuple[Edge, Entity, str], ...]  # the edge, the entity reached, the role
+    edges: tuple[tuple[Edge, Entity], ...]  # the edge and the entity reached
 
 
 @dataclass(frozen=True)
 class Found:
-    """Candidate paths best first, with their scores, every entity they touch, and whether a
-    cap left edges unread."""
+    """Candidate paths best first, with their scores, every entity they touch, whether a
+    cap left edges unread, and what was known of the relations."""
 
     paths: tuple[Path, ...]
     entities: dict[str, Entity]
     truncated: bool
+    relations: Mapping[str, RelationInfo]
 
 
 @dataclass(frozen=True)
@@ -63,6 +66,7 @@ class _Partial:
     edges: tuple[Edge, ...]
     hops: tuple[Hop, ...]
     reading: question.Question
+    phrases: tuple[question.Phrase, ...]
     group: tuple[int, str, bool]  # (parent, relation type, direction): siblings share it
 
 
@@ -71,15 +75,7 @@ def label(edge: Edge) -> str:
     return edge.relation or edge.type.lower().replace("_", " ")
 
 
-def role(subject: str, relation: str, head: Entity) -> str:
-    """What the relation makes its tail, read from the fact's subject without the head's
-    name (`amara_dunmore_employer` → `employer`); the relation label when nothing is left."""
-    name = set(_SUBJECT_WORD.findall(head.norm))
-    words = [w for w in _SUBJECT_WORD.findall((subject or "").casefold()) if w not in name]
-    return " ".join(words) or relation
-
-
-def _edges(here: Entity, group: dict[str, Any]) -> tuple[tuple[Edge, Entity, str], ...]:
+def _edges(here: Entity, group: dict[str, Any]) -> tuple[tuple[Edge, Entity], ...]:
     found = []
     for item in group["edges"]:
         there = row_to_entity(item["other"])
@@ -87,7 +83,7 @@ def _edges(here: Entity, group: dict[str, Any]) -> tuple[tuple[Edge, Entity, str
         edge = Edge(fact_id=item["fact_id"], type=group["type"],
                     relation=item.get("relation") or "", head=head.key, tail=tail.key,
                     status=item["status"], confidence=item.get("confidence"))
-        found.append((edge, there, role(item.get("subject") or "", label(edge), head)))
+        found.append((edge, there))
     return tuple(found)
 
 
@@ -98,42 +94,48 @@ def _unit(vector: Sequence[float]) -> Vector:
 
 
 class _Search:
-    """One search's reads and what it has learned: vectors, the lexicon, the entities."""
+    """One search's reads and what it has learned: vectors, the judge, the entities."""
 
     def __init__(self, tx: ManagedTransaction, space: str, vectors: Vectors,
-                 rank: PathRanking, as_of: datetime | None, valid_at: datetime | None
-                 ) -> None:
+                 rank: PathRanking, as_of: datetime | None, valid_at: datetime | None,
+                 senses: Senses | None, known: Known) -> None:
         self.tx, self.space, self.vectors, self.rank = tx, space, vectors, rank
         self.when = {"as_of": as_of, "valid_at": valid_at}
-        self.lexicon = Lexicon({}, set(), set())
-        self.known: dict[str, Vector] = {}
+        self.known = known
+        self.judge = Judge(senses, {}, known.relations, rank)
+        self.embedded: dict[str, Vector] = {}
         self.entities: dict[str, Entity] = {}
         self.truncated = False
-        labels = plain(tx, "traversal/relation_types", space=space)
-        self.types = {edge_type(text.replace("_", " ")): text.replace("_", " ")
-                      for text in (labels[0]["labels"] if labels else [])}
+        self._gains: dict[tuple[tuple[question.Phrase, ...], str], dict[Option, tuple[
+            path_rank.Asked, ...]]] = {}
 
     def embed(self, texts: Iterable[str]) -> None:
-        missing = sorted({t for t in texts if t not in self.known})
+        missing = sorted({t for t in texts if t and t not in self.embedded})
         if missing:
-            self.known.update({t: _unit(v) for t, v in self.vectors(missing).items()})
-            self.lexicon.vectors = self.known
+            self.embedded.update({t: _unit(v) for t, v in self.vectors(missing).items()})
+            self.judge.vectors = self.embedded
 
-    def incoming(self, readings: Iterable[question.Question]) -> list[str]:
+    def end_types(self, type_: str, forward: bool, reached: Iterable[Entity]) -> tuple[str,
+                                                                                       ...]:
+        info = self.known.relations.get(type_)
+        written = (info.tail_types if forward else info.head_types) if info else ()
+        return tuple(dict.fromkeys([*written, *(e.type for e in reached)]))
+
+    def incoming(self, beam: Sequence[_Partial]) -> list[str]:
         """The relation types a phrase could mean walked backwards: worth reading at a hub."""
-        phrases = {p for reading in readings for p in reading.phrases}
-        roles: dict[str, set[str]] = defaultdict(set)
-        for relation, role_ in self.lexicon.relations:
-            roles[relation].add(role_)
-        self.embed([*self.types.values(), *(p.text for p in phrases)])
-        return sorted(t for t, words in self.types.items()
-                      if any(path_rank.may_mean(self.lexicon, self.rank, p, words, roles[words])
-                             for p in phrases))
+        phrases = {p for partial in beam for p in partial.phrases}
+        wanted = []
+        for type_ in self.known.relations:
+            option = Option(type_, False, self.end_types(type_, False, ()))
+            if any(self.judge.evidence(p, option).value(self.rank) >= MAY_MEAN
+                   for p in phrases):
+                wanted.append(type_)
+        return sorted(wanted)
 
     def expand(self, beam: Sequence[_Partial], first: bool) -> dict[str, list[_Group]]:
         """The groups around the beam's last entities (every incoming one on the first hop)."""
         ends = sorted({p.keys[-1] for p in beam})
-        asked = [] if first else self.incoming(p.reading for p in beam)
+        asked = [] if first else self.incoming(beam)
         frontier = [{"key": k, "all_incoming": first, "incoming": asked} for k in ends]
         rows = plain(self.tx, "traversal/expand_groups", space=self.space, frontier=frontier,
                      per_group=self.rank.per_group, probe=PROBE, **self.when)
@@ -145,34 +147,45 @@ class _Search:
                      for g in row["groups"] if g["edges"]]
             self.truncated = self.truncated or any(g.size > len(g.edges) for g in found)
             groups[here.key] = found
-        self.learn(beam, [g for gs in groups.values() for g in gs])
+            self.entities.update((e.key, e) for g in found for _, e in g.edges)
         return groups
 
-    def learn(self, beam: Sequence[_Partial], groups: Sequence[_Group]) -> None:
-        """Vectors for every text the scores will compare, in one call for what is new."""
-        relations = {(label(edge), role_) for g in groups for edge, _, role_ in g.edges}
-        reached = [there for g in groups for _, there, _ in g.edges]
-        self.entities.update((e.key, e) for e in reached if e.key not in self.entities)
-        types = {e.type for e in reached} | {e.type for e in self.entities.values()}
-        texts = {text for pair in relations for text in pair} | types
-        for partial in beam:
-            texts |= {p.text for p in partial.reading.phrases}
-            if partial.reading.answer_kind:
-                texts.add(partial.reading.answer_kind)
-        self.embed(texts)
-        self.lexicon.add(relations, types)
+    def options(self, groups: Sequence[_Group]) -> dict[tuple[str, bool], Option]:
+        return {(g.type, g.forward): Option(g.type, g.forward, self.end_types(
+            g.type, g.forward, (e for _, e in g.edges))) for g in groups}
 
-    def grow(self, partial: _Partial, parent: int, group: _Group
+    def gains(self, partial: _Partial, key: str, options: Mapping[tuple[str, bool], Option]
+              ) -> dict[Option, tuple[path_rank.Asked, ...]]:
+        cache_key = (partial.phrases, key)
+        found = self._gains.get(cache_key)
+        if found is None:
+            texts = {p.text for p in partial.phrases}
+            texts |= {r.words for o in options.values()
+                      for r in self._readings(o.relation)}
+            self.embed(texts)
+            found = self._gains[cache_key] = path_rank.gains(
+                self.judge, partial.phrases, list(options.values()))
+        return found
+
+    def _readings(self, type_: str) -> Sequence[Any]:
+        info = self.known.relations.get(type_)
+        return info.readings if info else ()
+
+    def grow(self, partial: _Partial, parent: int, group: _Group,
+             option: Option, asked: tuple[path_rank.Asked, ...]
              ) -> Iterable[tuple[path_rank.Scored, _Partial]]:
-        for edge, there, role_ in group.edges:
+        for edge, there in group.edges:
             if there.key in partial.keys:
                 continue
-            hop = Hop(label(edge), role_, group.forward, there.type, group.size,
-                      there.norm in partial.reading.others)
+            hop = Hop(option.relation, group.forward,
+                      tuple(dict.fromkeys([*option.end_types, there.type])), asked,
+                      group.size, there.norm in partial.reading.others)
             grown = _Partial((*partial.keys, there.key), (*partial.edges, edge),
-                             (*partial.hops, hop), partial.reading,
+                             (*partial.hops, hop), partial.reading, partial.phrases,
                              (parent, group.type, group.forward))
-            yield path_rank.score(self.lexicon, grown.reading, grown.hops, self.rank), grown
+            start = self.entities.get(partial.keys[0])
+            yield path_rank.score(self.judge, grown.reading, grown.phrases, grown.hops,
+                                  (start.type,) if start else ()), grown
 
 
 def _kept(scored: list[tuple[path_rank.Scored, _Partial]], width: int
@@ -193,26 +206,41 @@ def _kept(scored: list[tuple[path_rank.Scored, _Partial]], width: int
 
 def search(tx: ManagedTransaction, space: str, starts: Sequence[Entity], text: str,
            vectors: Vectors, max_hops: int, as_of: datetime | None,
-           valid_at: datetime | None, limit: int, rank: PathRanking = path_rank.DEFAULT
+           valid_at: datetime | None, limit: int, rank: PathRanking = path_rank.DEFAULT,
+           senses: Senses | None = None, knowledge: RelationKnowledge | None = None
            ) -> Found:
     """Paths of up to `max_hops` edges from `starts`, best first for the question `text`;
     the other entities the question names are not read as relation words."""
+    lowered = question.normalise(text)
+    starts = sorted(starts, key=lambda s: (lowered.find(s.norm) % (len(lowered) + 1)))
     names = tuple(s.norm for s in starts)
-    searcher = _Search(tx, space, vectors, rank, as_of, valid_at)
+    known = (knowledge or RelationKnowledge()).known(tx, space, senses)
+    searcher = _Search(tx, space, vectors, rank, as_of, valid_at, senses, known)
     searcher.entities.update((s.key, s) for s in starts)
-    beam = [_Partial((s.key,), (), (), question.read(
-        text, s.norm, tuple(n for n in names if n != s.norm)), (-1, "", True)) for s in starts]
+    beam = []
+    order = {s.key: k for k, s in enumerate(starts)}  # the entity named first, first
+    for s in starts:
+        reading = question.read(text, s.norm, tuple(n for n in names if n != s.norm), senses)
+        beam.append(_Partial((s.key,), (), (), reading, path_rank.phrases_of(reading),
+                             (-1, "", True)))
     found: list[tuple[path_rank.Scored, _Partial]] = []
     for hop in range(max_hops):
         if not beam:
             break
         groups = searcher.expand(beam, first=hop == 0)
-        grown = [item for parent, partial in enumerate(beam)
-                 for group in groups.get(partial.keys[-1], ())
-                 for item in searcher.grow(partial, parent, group)]
+        grown: list[tuple[path_rank.Scored, _Partial]] = []
+        for parent, partial in enumerate(beam):
+            here = groups.get(partial.keys[-1], [])
+            options = searcher.options(here)
+            asked = searcher.gains(partial, partial.keys[-1], options)
+            for group in here:
+                option = options[(group.type, group.forward)]
+                grown += searcher.grow(partial, parent, group, option, asked[option])
         found += grown
         best = max((s.score for s, _ in found), default=float("-inf"))
         beam = [p for s, p in _kept(grown, rank.beam) if s.score + s.hope > best]
-    ranked = sorted(found, key=lambda s: (-s[0].score, len(s[1].edges), s[1].keys))[:limit]
-    paths = tuple(Path(p.keys, p.edges, round(s.score, 4), s.matched) for s, p in ranked)
-    return Found(paths, searcher.entities, searcher.truncated)
+    ranked = sorted(found, key=lambda s: (-s[0].score, len(s[1].edges), order[s[1].keys[0]],
+                                          s[1].keys))[:limit]
+    paths = tuple(Path(p.keys, p.edges, round(s.score, 4), s.matched, s.sources,
+                       s.unexplained, s.guessed) for s, p in ranked)
+    return Found(paths, searcher.entities, searcher.truncated, known.relations)

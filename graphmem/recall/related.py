@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from neo4j import ManagedTransaction
@@ -20,12 +20,14 @@ from graphmem.embeddings.errors import EmbedderUnavailable
 from graphmem.errors import InvalidInput
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.traverse import MAX_HOPS, edge_facts, traverse
+from graphmem.lexicon.senses import Senses
 from graphmem.model import Fact
 from graphmem.model.entities import Entity
 from graphmem.model.paths import Bounds, Edge, Path, Related, StartSpec, provenance
 from graphmem.recall import path_search
 from graphmem.recall.path_rank import DEFAULT, PathRanking
 from graphmem.recall.path_search import Vectors
+from graphmem.recall.relation_knowledge import RelationKnowledge
 from graphmem.recall.start_entities import (
     check_typed,
     find_start,
@@ -54,17 +56,27 @@ def _starts(tx: ManagedTransaction, space: str, question: str | None,
     raise InvalidInput("recall_related needs a question or a list of entities")
 
 
+@dataclass(frozen=True)
+class Reader:
+    """What reads a question's words: the embedding model's vectors, the lexicon (None when
+    WordNet is not installed) and the process's knowledge of each space's relations."""
+
+    vectors: Vectors | None
+    senses: Senses | None = None
+    knowledge: RelationKnowledge = field(default_factory=RelationKnowledge)
+    rank: PathRanking = DEFAULT
+
+
 def _recall(tx: ManagedTransaction, space: str, question: str | None,
             given: Sequence[StartSpec] | None, hops: int | None, as_of: datetime | None,
-            valid_at: datetime | None, bounds: Bounds, vectors: Vectors | None,
-            rank: PathRanking) -> Related:
+            valid_at: datetime | None, bounds: Bounds, reader: Reader) -> Related:
     start, how = _starts(tx, space, question, given)
     looked_up = isinstance(start, list) and all(isinstance(s, str) for s in start)
     notes: tuple[str, ...] = ()
-    if question and question.strip() and vectors is not None:
+    if question and question.strip() and reader.vectors is not None:
         try:
             return _ranked(tx, space, question, start, how, given, hops or MAX_HOPS, as_of,
-                           valid_at, bounds, vectors, rank)
+                           valid_at, bounds, reader)
         except EmbedderUnavailable as e:
             log.warning("recall_related could not rank paths by the question: %s", e)
             notes = (f"paths are not ranked: the embedding model is unavailable ({e})",)
@@ -81,14 +93,23 @@ def _recall(tx: ManagedTransaction, space: str, question: str | None,
 def _ranked(tx: ManagedTransaction, space: str, question: str,
             start: Sequence[Entity] | Sequence[str], how: str,
             given: Sequence[StartSpec] | None, hops: int, as_of: datetime | None,
-            valid_at: datetime | None, bounds: Bounds, vectors: Vectors,
-            rank: PathRanking) -> Related:
+            valid_at: datetime | None, bounds: Bounds, reader: Reader) -> Related:
     entities = _entities(tx, space, start, given)
-    found = path_search.search(tx, space, entities, question, vectors, hops, as_of, valid_at,
-                               bounds.paths, rank)
+    assert reader.vectors is not None
+    found = path_search.search(tx, space, entities, question, reader.vectors, hops, as_of,
+                               valid_at, bounds.paths, reader.rank, reader.senses,
+                               reader.knowledge)
     facts = edge_facts(tx, space, found.paths, as_of)
+    best = found.paths[0] if found.paths else None
+    understood = best is not None and not best.unexplained and not best.guessed
+    notes = () if reader.senses is not None else (
+        "the lexicon (WordNet) is not installed: the question's words are compared with"
+        " the relations' labels by the embedding model alone",)
     return Related(tuple(entities), _timed(found.paths, facts), found.entities, facts,
-                   found.truncated, hops, None, how, answers=_answers(found.paths))
+                   found.truncated, hops, None, how, notes,
+                   answers=_answers(found.paths) if understood else (),
+                   unexplained=best.unexplained if best else (),
+                   guessed=best.guessed if best else ())
 
 
 def _entities(tx: ManagedTransaction, space: str, start: Sequence[Entity] | Sequence[str],
@@ -137,11 +158,12 @@ def _timed(paths: Sequence[Path], facts: dict[str, Fact]) -> tuple[Path, ...]:
 def recall_related(graph: GraphDriver, space: str, question: str | None,
                    given: Sequence[StartSpec] | None, hops: int | None,
                    as_of: datetime | None, valid_at: datetime | None, bounds: Bounds,
-                   vectors: Vectors | None = None, rank: PathRanking = DEFAULT) -> Related:
+                   reader: Reader | None = None) -> Related:
     """Start entities (given, or named in the question), then paths and their facts: ranked
-    by the question when there is one (and `vectors` to compare its words with), else the
-    neighbourhood, unranked."""
+    by the question when there is one (and the reader has vectors to compare its words
+    with), else the neighbourhood, unranked. An answer is named only when every word of the
+    question is explained by the best path's relations."""
     if hops is not None and not 1 <= hops <= MAX_HOPS:
         raise InvalidInput(f"hops must be between 1 and {MAX_HOPS}, got {hops}")
     return graph.execute(_recall, space, question, given, hops, as_of, valid_at, bounds,
-                         vectors, rank, write=False)
+                         reader or Reader(None), write=False)

@@ -53,9 +53,11 @@ class EntityGraph:
                        valid_at: datetime | None = None, limit: int = 50,
                        answer: bool = True) -> Related:
         self.ctx.require("read")
+        runtime = self.ctx.runtime
         found = related.recall_related(
             self.ctx.graph, self.ctx.key, question, start, hops, aware(as_of, "as_of"),
-            aware(valid_at, "valid_at"), Bounds(paths=limit), self._vectors)
+            aware(valid_at, "valid_at"), Bounds(paths=limit),
+            related.Reader(self._vectors, runtime.lexicon, runtime.relation_knowledge))
         llm = self.ctx.runtime.llm
         if answer and question and llm is not None and found.paths:
             return replace(found, answer=related_answer.answer(llm, question, found))
