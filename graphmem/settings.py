@@ -66,6 +66,9 @@ class Settings(BaseSettings):
                                  " to learn the types and words it was written with.")
     relation_refresh_seconds: float = Field(30.0, ge=0, description="How long what was"
                                             " learned of a space's relations is reused.")
+    describe_relations: bool = Field(True, description="With a model configured, a question"
+                                     " first has it describe each relation type no schema"
+                                     " declares (one call per type, stored).")
     # ---- remember(text) and recall: model clients ----
     llm_max_retries: int = Field(2, ge=0, le=10, description="429/5xx retries, with backoff.")
     llm_response_format: str = Field("auto", pattern=r"^(auto|json_schema|json_object|none)$")

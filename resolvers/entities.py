@@ -1,9 +1,11 @@
 """The entity graph: entities (listed, searched, one entity's view and an attribute's
-timeline), neighbourhoods, multi-hop recall, the vocabulary, and fsck."""
+timeline), neighbourhoods, multi-hop recall and what reads each relation (the relation
+schema, the models' descriptions), the vocabulary, and fsck."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from graphmem.model import NOW, When
 from graphmem.model.entities import Entity, EntityView, Vocabulary
@@ -11,7 +13,8 @@ from graphmem.model.fsck import Report
 from graphmem.model.history import HistoryEntry
 from graphmem.model.listings import EntityFilter
 from graphmem.model.paging import Page
-from graphmem.model.paths import Related, StartSpec
+from graphmem.model.paths import PathStep, Related, StartSpec
+from graphmem.model.relations import RelationDescription, RelationInfo, RelationSchema
 from graphmem.resolvers.guard import Call
 from graphmem.resolvers.registry import operation
 
@@ -58,10 +61,33 @@ def neighbourhood(call: Call, type: str, name: str, hops: int = 1, when: When = 
 @operation("recallRelated", "read")
 def recall_related(call: Call, question: str | None = None,
                    entities: Sequence[StartSpec] | None = None, hops: int | None = None,
-                   when: When = NOW, limit: int = 50, answer: bool = True) -> Related:
+                   when: When = NOW, limit: int = 50, answer: bool = True,
+                   path: Sequence[PathStep] | None = None, after: str | None = None
+                   ) -> Related:
     return call.mem().recall_related(question, entities=list(entities) if entities else None,
                                      hops=hops, as_of=when.as_of, valid_at=when.valid_at,
-                                     limit=limit, answer=answer)
+                                     limit=limit, answer=answer, path=path, after=after)
+
+
+@operation("relations", "read")
+def relations(call: Call) -> list[RelationInfo]:
+    return call.mem().entities.relations()
+
+
+@operation("relationSchema", "read")
+def relation_schema(call: Call) -> RelationSchema:
+    return call.mem().entities.relation_schema()
+
+
+@operation("declareRelations", "admin")
+def declare_relations(call: Call, relations: Sequence[Mapping[str, Any]],
+                      replace: bool = False) -> RelationSchema:
+    return call.mem().entities.declare_relations(relations, replace)
+
+
+@operation("describeRelations", "write")
+def describe_relations(call: Call, force: bool = False) -> list[RelationDescription]:
+    return call.mem().entities.describe_relations(force)
 
 
 @operation("vocabulary", "read")

@@ -19,6 +19,7 @@ from graphmem.model import (
     Status,
     TimeRef,
 )
+from graphmem.model.relations import ReadingKind, ReadingSource
 
 strawberry.enum(Action, description="What reconciliation did with a proposed fact.")
 strawberry.enum(Status, description="Where a fact stands: only ACTIVE and FLAGGED_CONFLICT are"
@@ -34,3 +35,10 @@ strawberry.enum(Cardinality, description="A relation holds one value (a new one 
 
 __all__ = ["Action", "Cardinality", "ConflictKind", "ConflictStatus", "Kind", "PolicyMode",
            "Status", "TimeRef"]
+strawberry.enum(ReadingKind, description="How a reading reads a relation: FORWARD words go head"
+                                         " to tail, INVERSE tail to head; TAIL and HEAD nouns"
+                                         " name an end; ABOUT words describe it.")
+strawberry.enum(ReadingSource, description="Where a reading came from, most trusted first: the"
+                                           " declared schema, a model's description, the text"
+                                           " the facts were written from, the lexicon"
+                                           " (WordNet), the label.")

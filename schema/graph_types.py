@@ -8,9 +8,11 @@ import strawberry
 
 from graphmem.model import entities as model_entities
 from graphmem.model import paths as related
+from graphmem.model import relations as model_relations
 from graphmem.model.fsck import Report
 from graphmem.model.recall import ActCheck, Recall
 from graphmem.model.recall import OpenConflict as ModelOpenConflict
+from graphmem.model.relations import ReadingKind, ReadingSource
 from graphmem.resolvers import loaders
 from graphmem.schema.fields import GraphInfo, field
 from graphmem.schema.relay import Node, global_id
@@ -168,6 +170,17 @@ class RelatedPath:
                                           " (null: none asked for it).")
     explain: str | None = strawberry.field(
         default=None, description="The score and the words each edge answered, as text.")
+    sources: list[str] = strawberry.field(
+        default_factory=list, description="Per edge, where the knowledge that read its words"
+                                          " came from: declared, model, text, lexicon, label,"
+                                          " embedding, or `type` (guessed from the type of"
+                                          " entity alone); empty where no words asked.")
+    unexplained: list[str] = strawberry.field(
+        default_factory=list, description="Words of the question no relation on the path"
+                                          " explains.")
+    guessed: list[str] = strawberry.field(
+        default_factory=list, description="Words the path matched only by the type of entity"
+                                          " they name.")
 
 
 @strawberry.type(description="Paths from the start entities, with the facts behind each edge.")
@@ -186,7 +199,19 @@ class RelatedResult:
         default=False, description="The paths are ranked against the question, best first.")
     answers: list[Entity] = strawberry.field(
         default_factory=list, description="The entities the best paths end at: the answer to"
-                                          " the question, without a model.")
+                                          " the question, without a model. Empty when the best"
+                                          " path leaves words of the question unexplained or"
+                                          " guessed.")
+    unexplained: list[str] = strawberry.field(
+        default_factory=list, description="Words of the question the best path leaves"
+                                          " unexplained (no relation in the space reads as"
+                                          " them): why no answer is named.")
+    guessed: list[str] = strawberry.field(
+        default_factory=list, description="Words the best path matched by the type of entity"
+                                          " alone: declare the relation's readings to answer.")
+    next_cursor: str | None = strawberry.field(
+        default=None, description="With a path pattern: the cursor of the next page of"
+                                  " paths (`after`), null on the last.")
 
     @classmethod
     def from_model(cls, r: related.Related, space: str,
@@ -196,8 +221,12 @@ class RelatedResult:
             paths=[RelatedPath(keys=list(p.keys), text=r.render(p),
                                edges=[RelatedEdge.from_model(e) for e in p.edges],
                                score=p.score, matched=list(p.matched),
-                               explain=r.explain(p) if p.score is not None else None)
+                               explain=r.explain(p) if p.score is not None else None,
+                               sources=list(p.sources), unexplained=list(p.unexplained),
+                               guessed=list(p.guessed))
                    for p in r.paths],
+            unexplained=list(r.unexplained), guessed=list(r.guessed),
+            next_cursor=r.next_cursor,
             ranked=r.ranked,
             answers=[Entity.from_model(r.entities[k], space) for k in r.answers
                      if k in r.entities],
@@ -240,3 +269,86 @@ class FsckReport:
         return cls(space=r.space, ok=r.ok, text=str(r), checks=[
             FsckCheck(name=c.name, ok=c.ok, fails=c.fails, problems=list(c.problems))
             for c in r.checks])
+
+
+@strawberry.type(description="Words that read a relation one way, and where they came from.")
+class RelationReading:
+    words: str
+    kind: ReadingKind
+    source: ReadingSource
+    passive: bool = strawberry.field(description="Verb words that put the patient first"
+                                                 " (`directed by`).")
+
+    @classmethod
+    def from_model(cls, r: model_relations.Reading) -> RelationReading:
+        return cls(words=r.words, kind=r.kind, source=r.source, passive=r.passive)
+
+
+@strawberry.type(description="A relation type of the space and everything that reads it: the"
+                             " labels its facts were written with, the types written for its"
+                             " ends, and its readings, each with its source.")
+class Relation:
+    type: str
+    labels: list[str]
+    description: str
+    head_types: list[str]
+    tail_types: list[str]
+    readings: list[RelationReading]
+    facts_read: int = strawberry.field(description="Facts sampled to learn its types and"
+                                                   " words.")
+    declared: bool
+    described_by: str | None = strawberry.field(description="The model that described it,"
+                                                            " when one did.")
+    cardinality: str | None
+
+    @classmethod
+    def from_model(cls, r: model_relations.RelationInfo) -> Relation:
+        return cls(type=r.type, labels=list(r.labels), description=r.description,
+                   head_types=list(r.head_types), tail_types=list(r.tail_types),
+                   readings=[RelationReading.from_model(x) for x in r.readings],
+                   facts_read=r.facts_read, declared=r.declared, described_by=r.described_by,
+                   cardinality=r.cardinality)
+
+
+@strawberry.type(description="A declared relation, as declared.")
+class RelationDeclaration:
+    label: str
+    description: str
+    forward: list[str]
+    inverse: list[str]
+    head_nouns: list[str]
+    tail_nouns: list[str]
+    head_type: str | None
+    tail_type: str | None
+    cardinality: str | None
+
+    @classmethod
+    def from_model(cls, d: model_relations.RelationDeclaration) -> RelationDeclaration:
+        return cls(label=d.label, description=d.description, forward=list(d.forward),
+                   inverse=list(d.inverse), head_nouns=list(d.head_nouns),
+                   tail_nouns=list(d.tail_nouns), head_type=d.head_type, tail_type=d.tail_type,
+                   cardinality=d.cardinality)
+
+
+@strawberry.type(description="The space's declared relations; each change raises the version.")
+class RelationSchema:
+    version: int
+    updated_at: str | None
+    relations: list[RelationDeclaration]
+
+    @classmethod
+    def from_model(cls, s: model_relations.RelationSchema) -> RelationSchema:
+        return cls(version=s.version, updated_at=s.updated_at,
+                   relations=[RelationDeclaration.from_model(d) for d in s.relations])
+
+
+@strawberry.type(description="What a model said a relation means, and which model, when.")
+class RelationDescription:
+    model: str
+    at: str | None
+    relation: RelationDeclaration
+
+    @classmethod
+    def from_model(cls, d: model_relations.RelationDescription) -> RelationDescription:
+        return cls(model=d.model, at=d.at, relation=RelationDeclaration.from_model(
+            d.declaration))

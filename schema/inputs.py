@@ -59,6 +59,40 @@ class SourceRankInput:
     rank: int
 
 
+@strawberry.enum(description="Which way a path step walks its relation: OUT from its head,"
+                             " IN from its tail.")
+class PathDirection(Enum):
+    OUT = "OUT"
+    IN = "IN"
+
+
+@strawberry.input(description="One step of a path pattern: a relation (its label or"
+                              " UPPER_SNAKE type) and the way it is walked.")
+class PathStepInput:
+    relation: str
+    direction: PathDirection = PathDirection.OUT
+
+
+@strawberry.input(description="A relation as declared: its label (any spelling its facts"
+                              " use), what it means, the verb phrases that read it head to"
+                              " tail (`forward`) and tail to head (`inverse`), the nouns that"
+                              " name its head and its tail, its ends' types, and `one` or"
+                              " `many` tails per head.")
+class RelationInput:
+    label: str
+    description: str | None = None
+    forward: list[str] | None = None
+    inverse: list[str] | None = None
+    head_nouns: list[str] | None = None
+    tail_nouns: list[str] | None = None
+    head_type: str | None = None
+    tail_type: str | None = None
+    cardinality: str | None = None
+
+    def plain(self) -> dict[str, object]:
+        return {k: v for k, v in vars(self).items() if v is not None}
+
+
 @strawberry.input(description="A start entity: by type and name, or by name alone (every"
                               " entity of that exact name, whatever its type).")
 class EntityRefInput:

@@ -10,8 +10,8 @@ from graphmem.model import Result
 from graphmem.model.requests import Write
 from graphmem.schema.enums import PolicyMode
 from graphmem.schema.fields import GraphInfo, SpaceArg, mutation, run, space_key
-from graphmem.schema.graph_types import Entity
-from graphmem.schema.inputs import FactInput, SourceRankInput
+from graphmem.schema.graph_types import Entity, RelationDescription, RelationSchema
+from graphmem.schema.inputs import FactInput, RelationInput, SourceRankInput
 from graphmem.schema.limits import check_days
 from graphmem.schema.receipt_types import (
     AttestationReceipt,
@@ -177,6 +177,23 @@ class Mutation:
         message, policy = await run(info, space, mode=mode.value, authority=ranks,
                                     curated=tuple(curated or ()))
         return PolicyResult(message=message, policy=Policy.from_model(policy))
+
+    @mutation("Declare relations of the space (admin capability): per relation, what it"
+              " means and the words that read it each way; the schema's version goes up by"
+              " one. `replace` drops the declarations not given.")
+    async def declare_relations(self, info: GraphInfo, space: SpaceArg,
+                                relations: list[RelationInput],
+                                replace: bool = False) -> RelationSchema:
+        return RelationSchema.from_model(await run(
+            info, space, relations=[r.plain() for r in relations], replace=replace))
+
+    @mutation("Have the configured model describe each relation type no declaration or"
+              " earlier description covers (every one with `force`): one model call per"
+              " relation type, stored and audited.")
+    async def describe_relations(self, info: GraphInfo, space: SpaceArg,
+                                 force: bool = False) -> list[RelationDescription]:
+        return [RelationDescription.from_model(d) for d in await run(info, space,
+                                                                      force=force)]
 
     @strawberry.mutation(description="Import a file's content (backfill capability): restore a"
                                      " graphmem export into an empty space, or replay values"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import strawberry
 
 from graphmem.model.listings import EntityFilter
-from graphmem.model.paths import StartSpec
+from graphmem.model.paths import PathStep, StartSpec
 from graphmem.schema.fields import (
     After,
     AsOf,
@@ -25,8 +25,16 @@ from graphmem.schema.fields import (
 from graphmem.schema.fields import (
     space_key as _space,
 )
-from graphmem.schema.graph_types import Entity, EntityView, FsckReport, RelatedResult, Vocabulary
-from graphmem.schema.inputs import EntityRefInput
+from graphmem.schema.graph_types import (
+    Entity,
+    EntityView,
+    FsckReport,
+    RelatedResult,
+    Relation,
+    RelationSchema,
+    Vocabulary,
+)
+from graphmem.schema.inputs import EntityRefInput, PathDirection, PathStepInput
 from graphmem.schema.limits import check_hops, check_limit
 from graphmem.schema.relay import Connection, connection, wants
 from graphmem.schema.types import History
@@ -90,24 +98,41 @@ class GraphQueries:
 
     @field("Multi-hop recall from the question's (or the given) entities. With a question the"
            " paths are searched and ranked by it, best first, up to `hops` edges (4 when not"
-           " given), and `answers` names the entities the best paths end at; without one the"
-           " neighbourhood is walked `hops` deep (2 when not given). Answered by the model"
-           " when one is configured.")
+           " given), and `answers` names the entities the best paths end at when the best"
+           " path explains every word of the question (`unexplained` and `guessed` say which"
+           " it did not); without one the neighbourhood is walked `hops` deep (2 when not"
+           " given). A `path` pattern follows exactly those relations, a page (`limit`) after"
+           " `after` at a time. Answered by the model when one is configured.")
     async def recall_related(self, info: GraphInfo, space: SpaceArg,
                              question: str | None = None,
                              entities: list[EntityRefInput] | None = None,
                              hops: int | None = None, as_of: AsOf = None,
                              valid_at: ValidAt = None, limit: int = 50,
-                             answer: bool = True) -> RelatedResult:
+                             answer: bool = True,
+                             path: list[PathStepInput] | None = None,
+                             after: str | None = None) -> RelatedResult:
         if hops is not None:
             check_hops(hops, settings(info))
         given: list[StartSpec] | None = (
             [e.name if e.type is None else (e.type, e.name) for e in entities]
             if entities else None)
+        steps = [PathStep(s.relation, s.direction == PathDirection.OUT) for s in path or ()]
+        if len(steps) > settings(info).api_max_hops:
+            check_hops(len(steps), settings(info))
         found = await run(info, space, question=question, entities=given, hops=hops,
                           when=when(as_of, valid_at), limit=check_limit(limit, settings(info)),
-                          answer=answer)
+                          answer=answer, path=steps or None, after=after)
         return RelatedResult.from_model(found, _space(info, space), as_of)
+
+    @field("Each relation type of the space and what reads it: its labels, the types of its"
+           " ends, and its readings with their sources (declared, model, text, lexicon,"
+           " label), as multi-hop questions see them.")
+    async def relations(self, info: GraphInfo, space: SpaceArg) -> list[Relation]:
+        return [Relation.from_model(r) for r in await run(info, space)]
+
+    @field("The space's declared relation schema, with its version.")
+    async def relation_schema(self, info: GraphInfo, space: SpaceArg) -> RelationSchema:
+        return RelationSchema.from_model(await run(info, space))
 
     @field("Known entities (seeded first) and the relation labels in use: what the extractor"
            " is shown so later mentions reuse them.")

@@ -111,6 +111,8 @@ def run_one(runtime: Runtime, domain: str, mode: str, facts: int, per_hops: int,
     mem = GraphMem(space=f"bench-multihop-{domain}-{mode}-{facts}-{uuid.uuid4().hex[:6]}",
                    runtime=runtime)
     built = build(mem, world)
+    if mode == worlds.DECLARED:
+        mem.entities.declare_relations(DOMAINS[domain].schema)
     counts = mem.runtime.graph.read("projection/counts", space=mem.space.key)[0]
     print(f"  {domain}, {mode}, {facts:,}: {counts['facts']:,} facts, "
           f"{counts['entities']:,} entities, {counts['edges']:,} edges, built in {built:.0f} s",
@@ -191,7 +193,7 @@ def report(runs: Sequence[Run], command: str) -> None:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--domains", default=",".join(DOMAINS))
-    parser.add_argument("--modes", default="plain,roles")
+    parser.add_argument("--modes", default="plain,roles,declared")
     parser.add_argument("--sizes", default="1000,10000", help="facts per graph")
     parser.add_argument("--questions", type=int, default=20,
                         help="questions per hop count and split")

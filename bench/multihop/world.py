@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 DEV, HELD = "dev", "held"
-PLAIN, ROLES = "plain", "roles"
+PLAIN, ROLES, DECLARED = "plain", "roles", "declared"  # DECLARED: plain, with the schema
 
 
 @dataclass(frozen=True)
@@ -62,6 +62,8 @@ class Domain:
     # questions asking for a relation the domain does not have: (template, the type {x}
     # names); templates use "of {x}", so {x} may be a name or an inner phrase
     absent: tuple[tuple[str, str], ...] = ()
+    # the relation schema a user would declare for the domain (bench's `declared` mode)
+    schema: list[dict[str, Any]] = field(default_factory=list)
 
 
 @dataclass(frozen=True)

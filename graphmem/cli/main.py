@@ -13,6 +13,8 @@ from graphmem.cli.memory import (
     conflicts_command,
     history_command,
     recall_command,
+    related_command,
+    relations_command,
     remember_command,
 )
 from graphmem.cli.mirror import audit_app, erase_command, mirror_app, restore_command
@@ -39,6 +41,8 @@ app.command("fsck")(fsck_command)
 app.command("erase")(erase_command)
 app.command("remember")(remember_command)
 app.command("recall")(recall_command)
+app.command("related")(related_command)
+app.command("relations")(relations_command)
 app.command("history")(history_command)
 app.command("conflicts")(conflicts_command)
 app.command("export")(export_command)

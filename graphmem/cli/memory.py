@@ -1,4 +1,5 @@
-"""`graphmem remember|recall|history|conflicts`: the memory operations from a shell.
+"""`graphmem remember|recall|related|relations|history|conflicts`: the memory operations
+from a shell.
 
 Each command opens one Runtime from the settings, runs one GraphMem operation on the space
 given (the default space otherwise) and prints what the Python API's `str()` gives.
@@ -6,11 +7,13 @@ given (the default space otherwise) and prints what the Python API's `str()` giv
 
 from __future__ import annotations
 
+import json
 from typing import Annotated
 
 import typer
 
 from graphmem.cli.common import clean_errors, instant, open_memory
+from graphmem.errors import InvalidInput
 from graphmem.model import Conflict
 
 SpaceOption = Annotated[str | None, typer.Option(
@@ -73,3 +76,61 @@ def conflicts_command(
             typer.echo(f"No {'' if status == 'all' else status + ' '}conflicts.")
         for conflict in found:
             typer.echo(_conflict_line(conflict))
+
+
+@clean_errors
+def related_command(
+    question: Annotated[str | None, typer.Argument(
+        help="A multi-hop question, e.g. 'Where does Ada's manager live?'.")] = None,
+    space: SpaceOption = None,
+    path: Annotated[list[str] | None, typer.Option(
+        "--path", help="Follow exact relations instead, one per option, each"
+                       " RELATION[:IN] (e.g. --path REPORTS_TO --path WORKS_AT:IN)")] = None,
+    entity: Annotated[list[str] | None, typer.Option(
+        "--entity", help="A start entity's name (with --path, or instead of a question).")]
+        = None,
+    as_of: Annotated[str | None, typer.Option(
+        "--as-of", help="As memory held it then (ISO 8601 with timezone).")] = None,
+) -> None:
+    """Multi-hop: the paths that answer a question (ranked; the answer only when every word
+    was understood), or the paths along an exact relation pattern."""
+    steps = [(p.split(":")[0], "IN" if p.upper().endswith(":IN") else "OUT")
+             for p in path or ()]
+    with open_memory(space) as mem:
+        typer.echo(str(mem.recall_related(question, entities=entity or None,
+                                          as_of=instant(as_of), path=steps or None)))
+
+
+@clean_errors
+def relations_command(
+    space: SpaceOption = None,
+    declare: Annotated[typer.FileText | None, typer.Option(
+        "--declare", help="Declare relations from a JSON file: a list of {label, description,"
+                          " forward, inverse, head_nouns, tail_nouns, head_type, tail_type,"
+                          " cardinality} (admin).")] = None,
+    replace: Annotated[bool, typer.Option(
+        help="With --declare: drop the declarations the file does not give.")] = False,
+    describe: Annotated[bool, typer.Option(
+        help="Have the configured model describe the relations no declaration covers.")]
+        = False,
+) -> None:
+    """The space's relations and the words that read each, by source; or declare them."""
+    with open_memory(space) as mem:
+        if declare is not None:
+            try:
+                items = json.load(declare)
+            except json.JSONDecodeError as e:
+                raise InvalidInput(f"{declare.name}: not JSON ({e})") from None
+            if not isinstance(items, list):
+                raise InvalidInput(f"{declare.name}: give a JSON list of relations")
+            schema = mem.entities.declare_relations(items, replace)
+            typer.echo(f"Relation schema version {schema.version}:"
+                       f" {len(schema.relations)} relation(s) declared.")
+        if describe:
+            made = mem.entities.describe_relations()
+            typer.echo(f"Described {len(made)} relation(s).")
+        for info in mem.entities.relations():
+            ends = f"{'/'.join(info.head_types) or '?'} -> {'/'.join(info.tail_types) or '?'}"
+            typer.echo(f"{info.type} ({', '.join(info.labels)}; {ends})")
+            for reading in info.readings:
+                typer.echo(f"  {reading.source.value:8} {reading.kind.value:8} {reading.words}")

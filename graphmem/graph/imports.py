@@ -91,8 +91,10 @@ def restore_facts(tx: ManagedTransaction, space: str, facts: list[dict[str, Any]
 
 
 def restore_space(tx: ManagedTransaction, space: str, policy: str | None,
-                  labels: list[str]) -> None:
-    run(tx, "transfer/restore_space", space=space, policy=policy, labels=labels)
+                  labels: list[str], schema: str | None = None,
+                  described: str | None = None) -> None:
+    run(tx, "transfer/restore_space", space=space, policy=policy, labels=labels,
+        schema=schema, described=described)
 
 
 def restore_entities(tx: ManagedTransaction, space: str, rows: list[dict[str, Any]]) -> None:

@@ -1,5 +1,5 @@
 """The Space node: the write lock every writer of a space takes first, the space's stored
-reconcile policy, and the list of spaces the graph knows."""
+reconcile policy and relation schema, and the list of spaces the graph knows."""
 
 from __future__ import annotations
 
@@ -22,6 +22,30 @@ def set_policy(tx: ManagedTransaction, outbox: Outbox, policy: str, now: datetim
     lock(tx, outbox.space, now)
     run(tx, "spaces/set_policy", space=outbox.space, policy=policy, now=now)
     outbox.record(tx, "policy", {"policy": policy}, now)
+
+
+def set_relation_schema(tx: ManagedTransaction, outbox: Outbox, schema: str,
+                        now: datetime) -> None:
+    """Store the declared relation schema (JSON) under the space's lock, with its event."""
+    lock(tx, outbox.space, now)
+    run(tx, "spaces/set_relation_schema", space=outbox.space, schema=schema, now=now)
+    outbox.record(tx, "relations", {"schema": schema}, now)
+
+
+def set_relation_descriptions(tx: ManagedTransaction, outbox: Outbox, described: str,
+                              now: datetime) -> None:
+    """Store what a model said the space's relations mean (JSON), with its event."""
+    lock(tx, outbox.space, now)
+    run(tx, "spaces/set_relation_descriptions", space=outbox.space, described=described,
+        now=now)
+    outbox.record(tx, "relations", {"described": described}, now)
+
+
+def stored_relations(graph: GraphDriver, space: str) -> dict[str, str | None]:
+    """The declared schema and the models' descriptions (JSON each, None when unset)."""
+    rows = graph.read("traversal/relation_types", space=space)
+    row = rows[0] if rows else {}
+    return {"schema": row.get("schema"), "described": row.get("described")}
 
 
 def stored_policy(graph: GraphDriver, space: str) -> str | None:

@@ -19,7 +19,7 @@ from functools import lru_cache
 from graphmem.lexicon.wordnet import Synset, WordNet
 
 SenseId = tuple[str, int]
-Cloud = dict[SenseId, float]
+Cloud = dict[SenseId, tuple[float, bool]]  # weight, reached only by climbing
 
 SENSE_DECAY = 0.85  # the weight of each further sense of a word
 MAX_SENSES = 8
@@ -29,6 +29,7 @@ MAX_HYPONYMS = 12
 # a synset with more hyponyms is too general to relate those it covers
 SECOND_STEP_SENSES = 3  # senses whose hypernyms' and derivations' derivations are reached
 GLOSS_WEIGHT = 0.25
+SIBLINGS = 0.5  # two words that meet only at a synset above both
 GLOSS_SENSES = 2
 _GLOSS_WORD = re.compile(r"[a-z]+(?:-[a-z]+)?")
 _NOT_CONTENT = frozenset("""
@@ -89,12 +90,15 @@ class Senses:
         return list(found.values())
 
     def _cloud(self, word: str, pos: str = "nvar") -> Cloud:
-        """The synsets `word` reaches, each with the weight of its best route."""
+        """The synsets `word` reaches, each with the weight of its best route and whether
+        that route only climbed to it (a hypernym): two words that meet only above both
+        are siblings (two verbs whose only link is `have`), weaker evidence than a link."""
         cloud: Cloud = {}
 
-        def reach(sense: SenseId, weight: float) -> None:
-            if cloud.get(sense, 0.0) < weight:
-                cloud[sense] = weight
+        def reach(sense: SenseId, weight: float, up: bool = False) -> None:
+            was = cloud.get(sense)
+            if was is None or was[0] < weight or (was[0] == weight and was[1] and not up):
+                cloud[sense] = (weight, up)
 
         for rank, (weight, synset) in enumerate(self._senses(word, pos)):
             reach(synset.id, weight)
@@ -103,14 +107,15 @@ class Senses:
                 factor = LINKS.get(pointer.symbol)
                 if factor is None or (pointer.symbol == "~" and hyponyms > MAX_HYPONYMS):
                     continue
-                reach((pointer.pos, pointer.offset), weight * factor)
+                up = pointer.symbol in ("@", "@i")
+                reach((pointer.pos, pointer.offset), weight * factor, up)
                 if rank < SECOND_STEP_SENSES and pointer.symbol in ("@", "+"):
                     # a second step to the verb behind a noun's kind (boss → superior →
-                    # supervise) or a derivation's own (employer → employ → employee)
+                    # supervise) or a derivation's own (employer → hire → employee)
                     for second in self.wn.synset(pointer.pos, pointer.offset).pointers:
                         if second.symbol == "+":
                             reach((second.pos, second.offset),
-                                  weight * factor * LINKS["+"])
+                                  weight * factor * LINKS["+"], up)
         for weight, synset in self._senses(word, pos)[:GLOSS_SENSES]:
             for gloss_word in self.gloss_words(synset):
                 for w2, s2 in self._senses(gloss_word, "nv")[:2]:
@@ -134,7 +139,13 @@ class Senses:
         one, two = self.cloud(a), self.cloud(b)
         if len(two) < len(one):
             one, two = two, one
-        return max((w * two[s] for s, w in one.items() if s in two), default=0.0)
+        best = 0.0
+        for sense, (weight, up) in one.items():
+            other = two.get(sense)
+            if other is not None:
+                value = weight * other[0] * (SIBLINGS if up and other[1] else 1.0)
+                best = max(best, value)
+        return best
 
     def same_lemma(self, a: str, b: str) -> bool:
         """Two forms of one word (`hires`/`hired`, `headquarters`/`headquartered`)."""

@@ -92,6 +92,12 @@ def replay(tx: ManagedTransaction, event: Event, store: str) -> None:
         run(tx, "conflicts/close", space=space, now=now, **event.payload["close"])
     elif event.kind == "policy":
         run(tx, "spaces/set_policy", space=space, policy=event.payload["policy"], now=now)
+    elif event.kind == "relations" and "schema" in event.payload:
+        run(tx, "spaces/set_relation_schema", space=space, schema=event.payload["schema"],
+            now=now)
+    elif event.kind == "relations":
+        run(tx, "spaces/set_relation_descriptions", space=space,
+            described=event.payload["described"], now=now)
     elif event.kind == "erase":
         run(tx, "erasure/facts", space=space, ids=event.payload.get("facts", []))
         if event.payload.get("all"):

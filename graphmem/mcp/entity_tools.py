@@ -1,12 +1,13 @@
-"""The entity graph: find entities, walk from one, and read one attribute's timeline."""
+"""The entity graph: find entities, walk from one, read one attribute's timeline, and see or
+declare what reads each relation."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
-from pydantic import Field
+from pydantic import BaseModel, Field
 
 from graphmem.mcp.args import AgentId, Instant, RunId, UserId
 from graphmem.mcp.calls import call, space_of
@@ -16,6 +17,7 @@ from graphmem.model import When
 from graphmem.model.entities import Entity
 from graphmem.model.history import HistoryEntry
 from graphmem.model.listings import EntityFilter
+from graphmem.model.relations import RelationInfo
 
 D = "default"
 EntityType = Annotated[str, Field(min_length=1, max_length=100,
@@ -107,3 +109,72 @@ async def create_entity(ctx: Context[Any, Any], type: EntityType, name: EntityNa
     E.g. {"type": "organisation", "name": "Acme Corp"}."""
     return await call(ctx, "create_entity", space_of(user_id, agent_id, run_id),
                       lambda mem: mem.entities.create(type, name))
+
+
+class RelationIn(BaseModel):
+    """A relation to declare, as in the relation schema."""
+
+    label: Annotated[str, Field(min_length=1, max_length=200)]
+    description: Annotated[str | None, Field(max_length=500)] = None
+    forward: Annotated[list[str] | None, Field(max_length=20)] = None
+    inverse: Annotated[list[str] | None, Field(max_length=20)] = None
+    head_nouns: Annotated[list[str] | None, Field(max_length=20)] = None
+    tail_nouns: Annotated[list[str] | None, Field(max_length=20)] = None
+    head_type: Annotated[str | None, Field(max_length=100)] = None
+    tail_type: Annotated[str | None, Field(max_length=100)] = None
+    cardinality: Literal["one", "many"] | None = None
+
+
+def _relation_text(found: list[RelationInfo]) -> str:
+    if not found:
+        return "No relations in this space yet."
+    lines = []
+    for r in found:
+        ends = f"{'/'.join(r.head_types) or '?'} → {'/'.join(r.tail_types) or '?'}"
+        lines.append(f"{r.type} ({', '.join(r.labels)}; {ends})"
+                     + (f": {r.description}" if r.description else ""))
+        by_source: dict[str, list[str]] = {}
+        for reading in r.readings:
+            by_source.setdefault(reading.source.value, []).append(
+                f"{reading.kind.value} {reading.words!r}")
+        lines += [f"  {source}: {', '.join(words[:12])}" for source, words in by_source.items()]
+    return "\n".join(lines)
+
+
+@tool("read", title="Relations", read_only=True)
+async def relations(ctx: Context[Any, Any], user_id: UserId = D, agent_id: AgentId = D,
+                    run_id: RunId = D) -> CallToolResult:
+    """The space's relation types and the words that read each (declared, described by a
+    model, learned from text, from the lexicon, or the label): what multi-hop questions are
+    matched against. Use it to see why recall_related did not understand a word.
+    E.g. {"user_id": "ana"}."""
+    return await call(ctx, "relations", space_of(user_id, agent_id, run_id),
+                      lambda mem: mem.entities.relations(), _relation_text)
+
+
+@tool("admin", title="Declare relations")
+async def declare_relations(ctx: Context[Any, Any],
+                            relations: Annotated[list[RelationIn],
+                                                 Field(min_length=1, max_length=500)],
+                            replace: bool = False, user_id: UserId = D, agent_id: AgentId = D,
+                            run_id: RunId = D) -> CallToolResult:
+    """Declare what relations mean (admin): per relation its label, a description, verb
+    phrases reading it head to tail (`forward`) and tail to head (`inverse`), and nouns for
+    its ends; recall_related trusts these first. E.g. {"relations": [{"label": "reports to",
+    "inverse": ["manages"], "tail_nouns": ["manager", "boss"]}]}."""
+    items = [r.model_dump(exclude_none=True) for r in relations]
+    return await call(ctx, "declare_relations", space_of(user_id, agent_id, run_id),
+                      lambda mem: mem.entities.declare_relations(items, replace),
+                      lambda s: f"Relation schema version {s.version}: "
+                                f"{len(s.relations)} relation(s) declared.")
+
+
+@tool("write", title="Describe relations")
+async def describe_relations(ctx: Context[Any, Any], force: bool = False,
+                             user_id: UserId = D, agent_id: AgentId = D,
+                             run_id: RunId = D) -> CallToolResult:
+    """Have the configured model describe each relation no declaration covers yet (one
+    model call per relation, stored); `force` describes every one again. E.g. {}."""
+    return await call(ctx, "describe_relations", space_of(user_id, agent_id, run_id),
+                      lambda mem: mem.entities.describe_relations(force),
+                      lambda made: f"Described {len(made)} relation(s).", model_calls=1)

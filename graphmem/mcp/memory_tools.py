@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
 from mcp_types import CallToolResult
-from pydantic import AwareDatetime, Field
+from pydantic import AwareDatetime, BaseModel, Field
 
 from graphmem.errors import InvalidInput
 from graphmem.mcp.args import (
@@ -39,7 +39,7 @@ from graphmem.model import Fact, When
 from graphmem.model.differences import SlotChange
 from graphmem.model.history import History
 from graphmem.model.listings import FactFilter
-from graphmem.model.paths import StartSpec
+from graphmem.model.paths import PathStep, StartSpec
 from graphmem.model.requests import Write
 from graphmem.service.memory import GraphMem
 
@@ -133,6 +133,13 @@ def _valid_at_text(found: Listed[Fact], at: str) -> str:
     return "\n".join(lines)
 
 
+class PathStepIn(BaseModel):
+    """One step of a path pattern: a relation and the way it is walked."""
+
+    relation: Annotated[str, Field(min_length=1, max_length=200)]
+    direction: Literal["OUT", "IN"] = "OUT"
+
+
 @tool("read", title="Recall related", read_only=True)
 async def recall_related(ctx: Context[Any, Any], question: Question | None = None,
                          entities: Annotated[list[EntityRef | str] | None,
@@ -140,22 +147,25 @@ async def recall_related(ctx: Context[Any, Any], question: Question | None = Non
                          hops: Annotated[int | None, Field(ge=1, le=10)] = None,
                          as_of: Instant = None, valid_at: Instant = None,
                          limit: Annotated[int, Field(ge=1, le=500)] = 50,
+                         path: Annotated[list[PathStepIn] | None,
+                                         Field(min_length=1, max_length=10)] = None,
+                         cursor: Annotated[str | None, Field(max_length=200)] = None,
                          user_id: UserId = D, agent_id: AgentId = D,
                          run_id: RunId = D) -> CallToolResult:
-    """Multi-hop: the paths from the question's entities (or the entities given, as
-    {type, name} or a name) through the graph, with the fact behind each edge. With a
-    question they are ranked by it, best first with their scores, up to `hops` edges (4 when
-    not given), and the answer entities (where the best paths end) come first; without one
-    the neighbourhood is walked `hops` deep (2 when not given). A configured model answers
-    from the best paths, otherwise the paths are the answer.
-    E.g. {"question": "How is Ada related to Lyon?"}."""
+    """Multi-hop: paths from the question's entities (or those given) with the fact behind
+    each edge, ranked by the question; the answer is named only when every word of it was
+    understood, else the words not understood are listed. `path` follows exact relations
+    instead (paged by `cursor`). E.g. {"question": "Where does Ada's manager live?"} or
+    {"entities": ["Ada"], "path": [{"relation": "REPORTS_TO"}]}."""
     start: list[StartSpec] | None = None
     if entities:
         start = [e if isinstance(e, str) else (e.type, e.name) for e in entities]
+    steps = [PathStep(s.relation, s.direction == "OUT") for s in path] if path else None
     return await call(ctx, "recall_related", space_of(user_id, agent_id, run_id),
                       lambda mem: mem.recall_related(question, entities=start, hops=hops,
                                                      as_of=as_of, valid_at=valid_at,
-                                                     limit=limit), model_calls=1)
+                                                     limit=limit, path=steps, after=cursor),
+                      model_calls=1)
 
 
 @tool("read", title="History", read_only=True)

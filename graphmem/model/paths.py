@@ -40,6 +40,15 @@ class Edge:
 
 
 @dataclass(frozen=True)
+class PathStep:
+    """One step of a path pattern: a relation (its label or type) walked from its head
+    (`forward`) or from its tail."""
+
+    relation: str
+    forward: bool = True
+
+
+@dataclass(frozen=True)
 class Path:
     """Entity keys from a start entity outwards, and the edge between each pair; a path
     ranked against a question carries its score and, per edge, the question's words that
@@ -54,6 +63,15 @@ class Path:
     sources: tuple[str, ...] = ()
     unexplained: tuple[str, ...] = ()  # the question's words nothing on the path explains
     guessed: tuple[str, ...] = ()  # words matched by the type of entity alone
+    readings: tuple[str, ...] = ()  # per edge, the relation's words they matched
+    unasked: tuple[str, ...] = ()  # relations before the last edge no words asked for
+    mismatch: str = ""  # what `who`/`where`/`when` asks for, when the path ends elsewhere
+
+    @property
+    def understood(self) -> bool:
+        """Every word of the question explained by its relations (none guessed), no relation
+        nobody asked for on the way, and its end of the kind asked for."""
+        return not (self.unexplained or self.guessed or self.unasked or self.mismatch)
 
     def extend(self, edge: Edge, key: str) -> Path:
         return Path((*self.keys, key), (*self.edges, edge))
@@ -77,6 +95,9 @@ class Related:
     # either way, no answer is stated
     unexplained: tuple[str, ...] = ()
     guessed: tuple[str, ...] = ()
+    unasked: tuple[str, ...] = ()  # relations the best path takes that no words asked for
+    mismatch: str = ""  # the kind asked for, when the best path ends at another
+    next_cursor: str | None = None  # a path pattern's next page
 
     @property
     def ranked(self) -> bool:
@@ -105,9 +126,11 @@ class Related:
         if path.score is None:
             return self.render(path)
         sources = path.sources or ("",) * len(path.edges)
-        words = [(f'{e.type} ← "{m}" ({s})' if s else f'{e.type} ← "{m}"') if m
-                 else f"{e.type} ← (no words)"
-                 for e, m, s in zip(path.edges, path.matched, sources, strict=False)]
+        readings = path.readings or ("",) * len(path.edges)
+        words = [(f'{e.type} ← "{m}" ({s}{f": {r}" if r and r != m else ""})' if s
+                  else f'{e.type} ← "{m}"') if m else f"{e.type} ← (no words)"
+                 for e, m, s, r in zip(path.edges, path.matched, sources, readings,
+                                       strict=False)]
         text = f"{path.score:.2f}: {', '.join(words)}"
         if path.unexplained:
             text += "; not understood: " + ", ".join(f'"{w}"' for w in path.unexplained)
@@ -142,6 +165,12 @@ class Related:
             words = ", ".join(f'"{w}"' for w in self.guessed)
             return (f"No answer: {words} matched only by the type of entity it names;"
                     " declare the relation's readings (the relation schema) to answer.")
+        if self.unasked:
+            return (f"No answer: the best path goes through {', '.join(self.unasked)}, which"
+                    " no words of the question ask for.")
+        if self.mismatch:
+            return (f"No answer: the question asks for a {self.mismatch}, and the best path"
+                    " ends at something else.")
         return "No answer: the best paths do not agree on one."
 
     def _line(self, path: Path) -> str:

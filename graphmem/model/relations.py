@@ -76,6 +76,15 @@ class RelationSchema:
 
 
 @dataclass(frozen=True)
+class RelationDescription:
+    """What a model said a relation means (as a declaration would), which model, when."""
+
+    model: str
+    at: str | None
+    declaration: RelationDeclaration
+
+
+@dataclass(frozen=True)
 class RelationInfo:
     """Everything known about one relation type of a space: the labels its facts were
     written with, the types written for its ends, its readings by source, and how many of

@@ -41,12 +41,13 @@ from graphmem.model.relations import (
     ReadingSource,
     RelationInfo,
 )
-from graphmem.recall.question import NOUN, VERB, Phrase, Question
+from graphmem.recall.question import FUNCTION_WORDS, NOUN, VERB, Phrase, Question
 
 Vector = npt.NDArray[np.float32]
 GUESSED = "type"  # the source of a phrase matched by the type of entity alone
 EMBEDDING = "embedding"
 EMBEDDING_FLOOR, EMBEDDING_SPAN = 0.45, 0.4
+EMBEDDING_TRUST = 0.7  # the model says two words share a topic; the lexicon, a meaning
 
 
 @dataclass(frozen=True)
@@ -54,7 +55,8 @@ class PathRanking:
     """The weights of the score (named, so a benchmark or a caller can try others)."""
 
     threshold: float = 0.1  # a hop must be asked for by a phrase this much to pay for itself
-    unasked: float = 0.25  # a hop no phrase asks for
+    unasked: float = 0.25  # a last hop no phrase asks for ("in which city is X": where it is)
+    unasked_inner: float = 0.5  # a hop before the last no phrase asks for
     rivalry: float = 0.6  # how much the best rival relation's evidence is held against a hop
     type_weight: float = 0.6  # a noun's kind against the type of the entity reached
     understood: float = 0.3  # word evidence from which a phrase counts as understood
@@ -65,6 +67,7 @@ class PathRanking:
     undirected: float = 0.85  # kept when nothing says which way, and the default way is taken
     against_default: float = 0.6  # kept when nothing says which way, against the default
     answer_kind: float = 0.5  # the answer entity's type against the kind asked for
+    mismatch: float = 0.3  # below this fit, the path's end is not what `who`/`when` asks for
     hub: float = 0.03  # per natural log of the edges a hop chose among
     named: float = 1.5  # a path to another entity the question names ("how is X related to Y")
     beam: int = 32  # partial paths kept after each hop
@@ -132,9 +135,12 @@ class Scored:
     score: float
     matched: tuple[str | None, ...]
     sources: tuple[str, ...] = ()
+    readings: tuple[str, ...] = ()  # per hop, the reading its phrase matched ("" if none)
     unexplained: tuple[str, ...] = ()
     guessed: tuple[str, ...] = ()
     hope: float = 0.0  # the most the path could still gain by growing
+    unasked: tuple[str, ...] = ()  # relations before the last hop that no words asked for
+    mismatch: str = ""  # the kind the question asks for, when the path ends at another
 
 
 def phrases_of(question: Question) -> tuple[Phrase, ...]:
@@ -149,6 +155,7 @@ def phrases_of(question: Question) -> tuple[Phrase, ...]:
 ANSWER_WORDS = frozenset({"place", "person", "time"})  # what where, who and when ask for
 KIND_WORDS = {"place": "location", "person": "person", "time": "time"}
 ANY_RELATION = ("relate", "connect")  # the verbs of "how is X related to Y"
+SELF_TYPED = 0.6  # a verb this close to the kind it asks for means no more than that kind
 
 
 @dataclass
@@ -172,7 +179,8 @@ class Judge:
         va, vb = self.vectors.get(a), self.vectors.get(b)
         if va is None or vb is None:
             return 0.0
-        return max(0.0, min(1.0, (float(va @ vb) - EMBEDDING_FLOOR) / EMBEDDING_SPAN))
+        return EMBEDDING_TRUST * max(0.0, min(1.0, (float(va @ vb) - EMBEDDING_FLOOR)
+                                             / EMBEDDING_SPAN))
 
     def close(self, phrase: str, reading: str, embed: bool = True) -> tuple[float, str]:
         """How close two texts are, and which judged it (`lexicon` or `embedding`): the
@@ -184,7 +192,8 @@ class Judge:
             return found
         best, how = (self.embedded(phrase, reading) if embed else 0.0), EMBEDDING
         if self.senses is not None:
-            ours, theirs = phrase.split(), reading.split()
+            ours = phrase.split()
+            theirs = [w for w in reading.split() if w not in FUNCTION_WORDS] or reading.split()
             for k, a in enumerate(ours):
                 for b in theirs:
                     weight = 1.0 if k == len(ours) - 1 else 0.8
@@ -256,9 +265,18 @@ class Judge:
                 if closeness >= 0.999:
                     source = reading.source.value
                 best_words, best = value, Evidence(value, None, reading, source)
+        expected = self.expected(phrase, option)
+        if phrase.kind == VERB and phrase.expects and expected and self.senses is not None:
+            # a verb that only says where (or who, or when) something is ("where is X
+            # located"): the kind it asks for is its whole meaning
+            kind = KIND_WORDS.get(phrase.expects, phrase.expects)
+            itself = self.senses.related(phrase.text.split()[-1], kind)
+            if itself >= SELF_TYPED and itself * expected > best_words:
+                best_words = itself * expected
+                best = Evidence(best_words, None, None, "lexicon")
         if best_words < self.rank.faint:
-            return Evidence(0.0, self.expected(phrase, option))
-        return Evidence(best_words, self.expected(phrase, option), best.reading, best.source)
+            return Evidence(0.0, expected)
+        return Evidence(best_words, expected, best.reading, best.source)
 
     def expected(self, phrase: Phrase, option: Option) -> float | None:
         """How well the entity the option reaches is what the phrase calls it: a noun's
@@ -363,8 +381,9 @@ def _align(rank: PathRanking, phrases: Sequence[Phrase], hops: Sequence[Hop],
     move: dict[tuple[int, int], tuple[str, int]] = {}
     for i in range(1, n + 1):
         hop, row, above = hops[i - 1], best[i], best[i - 1]
+        unasked = rank.unasked if i == n else rank.unasked_inner
         for j in range(m + 1):
-            value, step = above[j] - rank.unasked, ("none", j)
+            value, step = above[j] - unasked, ("none", j)
             if j:
                 skipped = row[j - 1] - leave[j - 1]
                 if skipped > value:
@@ -423,15 +442,21 @@ def score(judge: Judge, question: Question, phrases: Sequence[Phrase], hops: Seq
             hope += rank.unexplained + 1.0
         unexplained.append(phrase.text)
     kind = question.answer_kind
+    mismatch = ""
     if kind in KIND_WORDS and hops:
         ends = hops[-1].end_types
         wanted = PLACE_LIKE if kind in VAGUE_KINDS else (KIND_WORDS[kind],)
         fit = max((judge.kind(w, ends) or 0.0) for w in wanted) if judge.senses else 0.0
         if kind == "time" and judge.senses is not None:
             fit = max(fit, _time_like(judge, ends))
-        total += rank.answer_kind * (fit - 0.5) if any(t not in UNTYPED for t in ends) \
-            else 0.0
+        typed = any(t not in UNTYPED for t in ends)
+        total += rank.answer_kind * (fit - 0.5) if typed else 0.0
         hope += rank.answer_kind
+        if typed and fit < rank.mismatch and judge.senses is not None:
+            mismatch = KIND_WORDS[kind] if kind not in VAGUE_KINDS else "place"
+    # a hop no words ask for is implied only at the end ("in which city is X": where it is)
+    inner = () if hops and hops[-1].named else tuple(
+        h.relation for h, k in zip(hops[:-1], taken[:-1], strict=True) if k is None)
     total -= rank.hub * sum(math.log(h.fanout) for h in hops if h.fanout > 1)
     if hops and hops[-1].named:
         total += rank.named
@@ -440,8 +465,11 @@ def score(judge: Judge, question: Question, phrases: Sequence[Phrase], hops: Seq
     matched = tuple(None if k is None else phrases[k].text for k in taken)
     sources = tuple("" if k is None else hop.asked[k].source for k, hop in zip(taken, hops,
                                                                               strict=True))
+    readings = tuple("" if k is None else hop.asked[k].reading for k, hop in zip(taken, hops,
+                                                                               strict=True))
     guessed = tuple(m for m, s in zip(matched, sources, strict=True) if m and s == GUESSED)
-    return Scored(total, matched, sources, tuple(unexplained), guessed, hope)
+    return Scored(total, matched, sources, readings, tuple(unexplained), guessed, hope,
+                  inner, mismatch)
 
 
 def _time_like(judge: Judge, types: Sequence[str]) -> float:

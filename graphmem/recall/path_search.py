@@ -242,5 +242,6 @@ def search(tx: ManagedTransaction, space: str, starts: Sequence[Entity], text: s
     ranked = sorted(found, key=lambda s: (-s[0].score, len(s[1].edges), order[s[1].keys[0]],
                                           s[1].keys))[:limit]
     paths = tuple(Path(p.keys, p.edges, round(s.score, 4), s.matched, s.sources,
-                       s.unexplained, s.guessed) for s, p in ranked)
+                       s.unexplained, s.guessed, s.readings, s.unasked, s.mismatch)
+                  for s, p in ranked)
     return Found(paths, searcher.entities, searcher.truncated, known.relations)

@@ -23,8 +23,8 @@ from graphmem.graph.traverse import MAX_HOPS, edge_facts, traverse
 from graphmem.lexicon.senses import Senses
 from graphmem.model import Fact
 from graphmem.model.entities import Entity
-from graphmem.model.paths import Bounds, Edge, Path, Related, StartSpec, provenance
-from graphmem.recall import path_search
+from graphmem.model.paths import Bounds, Edge, Path, PathStep, Related, StartSpec, provenance
+from graphmem.recall import path_pattern, path_search
 from graphmem.recall.path_rank import DEFAULT, PathRanking
 from graphmem.recall.path_search import Vectors
 from graphmem.recall.relation_knowledge import RelationKnowledge
@@ -36,8 +36,8 @@ from graphmem.recall.start_entities import (
     typed_keys,
 )
 
-__all__ = ["MAX_HOPS", "Bounds", "Edge", "Path", "Related", "StartSpec", "lucene_query",
-           "provenance", "recall_related"]
+__all__ = ["MAX_HOPS", "Bounds", "Edge", "Path", "PathStep", "Reader", "Related", "StartSpec",
+           "lucene_query", "provenance", "recall_related"]
 
 log = logging.getLogger(__name__)
 
@@ -69,8 +69,11 @@ class Reader:
 
 def _recall(tx: ManagedTransaction, space: str, question: str | None,
             given: Sequence[StartSpec] | None, hops: int | None, as_of: datetime | None,
-            valid_at: datetime | None, bounds: Bounds, reader: Reader) -> Related:
+            valid_at: datetime | None, bounds: Bounds, reader: Reader,
+            pattern: Sequence[PathStep] | None, after: str | None) -> Related:
     start, how = _starts(tx, space, question, given)
+    if pattern:
+        return _pattern(tx, space, start, how, given, pattern, as_of, valid_at, bounds, after)
     looked_up = isinstance(start, list) and all(isinstance(s, str) for s in start)
     notes: tuple[str, ...] = ()
     if question and question.strip() and reader.vectors is not None:
@@ -101,7 +104,7 @@ def _ranked(tx: ManagedTransaction, space: str, question: str,
                                reader.knowledge)
     facts = edge_facts(tx, space, found.paths, as_of)
     best = found.paths[0] if found.paths else None
-    understood = best is not None and not best.unexplained and not best.guessed
+    understood = best is not None and best.understood
     notes = () if reader.senses is not None else (
         "the lexicon (WordNet) is not installed: the question's words are compared with"
         " the relations' labels by the embedding model alone",)
@@ -109,7 +112,21 @@ def _ranked(tx: ManagedTransaction, space: str, question: str,
                    found.truncated, hops, None, how, notes,
                    answers=_answers(found.paths) if understood else (),
                    unexplained=best.unexplained if best else (),
-                   guessed=best.guessed if best else ())
+                   guessed=best.guessed if best else (),
+                   unasked=best.unasked if best else (), mismatch=best.mismatch if best else "")
+
+
+def _pattern(tx: ManagedTransaction, space: str, start: Sequence[Entity] | Sequence[str],
+             how: str, given: Sequence[StartSpec] | None, pattern: Sequence[PathStep],
+             as_of: datetime | None, valid_at: datetime | None, bounds: Bounds,
+             after: str | None) -> Related:
+    entities = _entities(tx, space, start, given)
+    paths, reached, truncated, more = path_pattern.follow(
+        tx, space, entities, pattern, as_of, valid_at, bounds.paths, after)
+    facts = edge_facts(tx, space, paths, as_of)
+    ends = tuple(dict.fromkeys(p.keys[-1] for p in paths))
+    return Related(tuple(entities), _timed(paths, facts), reached, facts, truncated,
+                   len(pattern), None, how, answers=ends, next_cursor=more)
 
 
 def _entities(tx: ManagedTransaction, space: str, start: Sequence[Entity] | Sequence[str],
@@ -158,12 +175,16 @@ def _timed(paths: Sequence[Path], facts: dict[str, Fact]) -> tuple[Path, ...]:
 def recall_related(graph: GraphDriver, space: str, question: str | None,
                    given: Sequence[StartSpec] | None, hops: int | None,
                    as_of: datetime | None, valid_at: datetime | None, bounds: Bounds,
-                   reader: Reader | None = None) -> Related:
+                   reader: Reader | None = None, pattern: Sequence[PathStep] | None = None,
+                   after: str | None = None) -> Related:
     """Start entities (given, or named in the question), then paths and their facts: ranked
     by the question when there is one (and the reader has vectors to compare its words
     with), else the neighbourhood, unranked. An answer is named only when every word of the
-    question is explained by the best path's relations."""
+    question is explained by the best path's relations. With a path `pattern`, exactly the
+    paths along it, a page after `after`, and their ends as the answers."""
     if hops is not None and not 1 <= hops <= MAX_HOPS:
         raise InvalidInput(f"hops must be between 1 and {MAX_HOPS}, got {hops}")
+    if after is not None and not pattern:
+        raise InvalidInput("a cursor pages a path pattern's paths: give the same `path`")
     return graph.execute(_recall, space, question, given, hops, as_of, valid_at, bounds,
-                         reader or Reader(None), write=False)
+                         reader or Reader(None), pattern, after, write=False)

@@ -20,6 +20,7 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from graphmem.graph.driver import GraphDriver
 from graphmem.graph.identifiers import relation_type
 from graphmem.graph.rows import plain
 from graphmem.lexicon.senses import Senses
@@ -28,7 +29,9 @@ from graphmem.model.relations import (
     ReadingKind,
     ReadingSource,
     RelationDeclaration,
+    RelationDescription,
     RelationInfo,
+    RelationSchema,
 )
 from graphmem.recall import relation_readings as readings
 from graphmem.recall.question import FUNCTION_WORDS, normalise
@@ -49,6 +52,7 @@ class Profile:
     roles: tuple[str, ...]
     texts: tuple[tuple[str, str, str], ...]  # (text, head, tail)
     facts: int
+    pairs: tuple[tuple[str, str], ...] = ()  # (head, tail) of a few facts
 
 
 @dataclass(frozen=True)
@@ -57,7 +61,14 @@ class Known:
 
     relations: dict[str, RelationInfo]
     labels: tuple[str, ...]  # snake_case keys of every relation the space holds
-    schema_version: int
+    schema: RelationSchema
+    described: dict[str, RelationDescription]
+    profiles: Mapping[str, Profile]
+
+    def examples(self, type_: str) -> list[tuple[str, str]]:
+        """A few (head, tail) pairs of the relation's sampled facts."""
+        return [(head, tail) for label, p in self.profiles.items() if _type(label) == type_
+                for head, tail in p.pairs][:10]
 
 
 def role_of(subject: str, head: str) -> str:
@@ -78,7 +89,8 @@ def _profile(facts: Sequence[Mapping[str, Any]]) -> Profile:
     return Profile(tuple(label for label, _ in labels.most_common() if label),
                    tuple(t for t, _ in heads.most_common(MAX_TYPES) if t),
                    tuple(t for t, _ in tails.most_common(MAX_TYPES) if t),
-                   tuple(r for r in roles if r), texts[:20], len(facts))
+                   tuple(r for r in roles if r), texts[:20], len(facts),
+                   tuple((f.get("head") or "", f.get("tail") or "") for f in facts[:10]))
 
 
 class RelationKnowledge:
@@ -113,6 +125,10 @@ class RelationKnowledge:
                 self._profiles[space] = (now if not fresh or not at else at, found)
         return found
 
+    def read(self, graph: GraphDriver, space: str, senses: Senses | None) -> Known:
+        """`known` in a read transaction of its own."""
+        return graph.execute(self.known, space, senses, write=False)
+
     def known(self, tx: ManagedTransaction, space: str, senses: Senses | None) -> Known:
         rows = plain(tx, "traversal/relation_types", space=space)
         row = rows[0] if rows else {"labels": [], "schema": None, "described": None}
@@ -129,7 +145,7 @@ class RelationKnowledge:
         for type_ in {*grouped, *declared}:
             relations[type_] = build(type_, grouped.get(type_, []), declared.get(type_),
                                      described.get(type_), senses)
-        return Known(relations, labels, schema.version)
+        return Known(relations, labels, schema, described, profiles)
 
 
 def _type(label: str) -> str:
@@ -140,8 +156,7 @@ def _type(label: str) -> str:
 
 
 def build(type_: str, profiles: Sequence[Profile], declared: RelationDeclaration | None,
-          described: tuple[str, RelationDeclaration] | None, senses: Senses | None
-          ) -> RelationInfo:
+          described: RelationDescription | None, senses: Senses | None) -> RelationInfo:
     """One relation's knowledge from its sampled facts, its declaration and a model's
     description; the readings of each source, the most trusted first."""
     labels = tuple(dict.fromkeys(label for p in profiles for label in p.labels))
@@ -152,26 +167,27 @@ def build(type_: str, profiles: Sequence[Profile], declared: RelationDeclaration
         found += readings.declared_readings(declared, senses)
         found += _about(declared.description, ReadingSource.DECLARED)
     if described is not None:
-        found += readings.declared_readings(described[1], senses, ReadingSource.MODEL)
-        found += _about(described[1].description, ReadingSource.MODEL)
+        found += readings.declared_readings(described.declaration, senses,
+                                            ReadingSource.MODEL)
+        found += _about(described.declaration.description, ReadingSource.MODEL)
     for label in labels:
         found += readings.subject_readings((r for p in profiles for r in p.roles), senses,
                                            label)
         found += text_readings([t for p in profiles for t in p.texts], senses, label)
         found += readings.label_readings(label, senses)
     head_types = _types(declared.head_type if declared else None,
-                        described[1].head_type if described else None,
+                        described.declaration.head_type if described else None,
                         (t for p in profiles for t in p.head_types))
     tail_types = _types(declared.tail_type if declared else None,
-                        described[1].tail_type if described else None,
+                        described.declaration.tail_type if described else None,
                         (t for p in profiles for t in p.tail_types))
     sources = tuple(dict.fromkeys(r.source.value for r in found))
     return RelationInfo(
         type=type_, labels=labels, description=(declared.description if declared else "")
-        or (described[1].description if described else ""),
+        or (described.declaration.description if described else ""),
         head_types=head_types, tail_types=tail_types, readings=_unique(found),
         facts_read=sum(p.facts for p in profiles), declared=declared is not None,
-        described_by=described[0] if described else None,
+        described_by=described.model if described else None,
         cardinality=(declared.cardinality if declared else None), sources=sources)
 
 

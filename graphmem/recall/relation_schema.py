@@ -16,7 +16,7 @@ from typing import Any
 from graphmem.errors import InvalidInput
 from graphmem.graph.entities import fold_type
 from graphmem.graph.identifiers import relation_type
-from graphmem.model.relations import RelationDeclaration, RelationSchema
+from graphmem.model.relations import RelationDeclaration, RelationDescription, RelationSchema
 
 MAX_RELATIONS = 500
 MAX_WORDS = 20  # readings of one kind
@@ -90,8 +90,8 @@ def declarations(raw: Iterable[Mapping[str, Any]]) -> tuple[RelationDeclaration,
     return tuple(found.values())
 
 
-def of_type(schema: RelationSchema, type_: str) -> RelationDeclaration | None:
-    return next((d for d in schema.relations if relation_type(d.label) == type_), None)
+def relation_type_of(declared: RelationDeclaration) -> str:
+    return relation_type(declared.label)
 
 
 def schema_to_json(schema: RelationSchema) -> str:
@@ -113,23 +113,21 @@ def _plain(d: RelationDeclaration) -> dict[str, Any]:
             if v not in (None, "", ())}
 
 
-def descriptions_from_json(text: str | None) -> dict[str, tuple[str, RelationDeclaration]]:
-    """The models' descriptions by relation type: (the model's name, what it said)."""
+def descriptions_from_json(text: str | None) -> dict[str, RelationDescription]:
+    """The models' descriptions by relation type."""
     if not text:
         return {}
-    data = json.loads(text)
     found = {}
-    for type_, item in data.items():
-        model = str(item.pop("model", "") or "")
-        item.pop("at", None)
-        found[type_] = (model, declaration(item))
+    for type_, item in json.loads(text).items():
+        fields = {k: v for k, v in item.items() if k not in ("model", "at")}
+        found[str(type_)] = RelationDescription(str(item.get("model") or ""),
+                                                item.get("at"), declaration(fields))
     return found
 
 
-def descriptions_to_json(found: Mapping[str, tuple[str, RelationDeclaration]],
-                         at: Mapping[str, str]) -> str:
-    return json.dumps({t: {**_plain(d), "model": model, "at": at.get(t)}
-                       for t, (model, d) in found.items()}, sort_keys=True)
+def descriptions_to_json(found: Mapping[str, RelationDescription]) -> str:
+    return json.dumps({t: {**_plain(d.declaration), "model": d.model, "at": d.at}
+                       for t, d in found.items()}, sort_keys=True)
 
 
 def merged(schema: RelationSchema, changes: Sequence[RelationDeclaration],

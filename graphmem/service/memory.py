@@ -20,7 +20,7 @@ from graphmem.errors import InvalidInput
 from graphmem.model import Fact, Policy, Result, Space
 from graphmem.model.audit import AuditCall
 from graphmem.model.history import History
-from graphmem.model.paths import Related, StartSpec
+from graphmem.model.paths import PathStep, Related, StartSpec
 from graphmem.model.recall import Recall
 from graphmem.model.requests import Write
 from graphmem.remember.policy import make_policy
@@ -259,14 +259,35 @@ class GraphMem:
                        entities: Sequence[StartSpec] | None = None,
                        hops: int | None = None, as_of: datetime | None = None,
                        valid_at: datetime | None = None, limit: int = 50,
-                       answer: bool = True) -> Related:
+                       answer: bool = True,
+                       path: Sequence[PathStep | tuple[str, str]] | None = None,
+                       after: str | None = None) -> Related:
         """Paths from the question's (or the given) entities, with the facts behind each edge.
         With a question they are searched and ranked by it, best first, up to `hops` edges
-        (4 when not given), and `answers` names the entities the best paths end at; without
-        one, the neighbourhood is walked `hops` deep (2 when not given). A configured LLM
-        writes an answer from the top paths, otherwise the paths are the answer."""
+        (4 when not given), and `answers` names the entities the best paths end at, when
+        the best path explains every relation phrase of the question (`unexplained` and
+        `guessed` say which words it did not); without one, the neighbourhood is walked
+        `hops` deep (2 when not given). A `path` pattern (`[("REPORTS_TO", "OUT"),
+        ("WORKS_AT", "IN")]`) follows exactly those relations, a page at a time
+        (`after`: the result's `next_cursor`). A configured LLM writes an answer from the
+        top paths, otherwise the paths are the answer."""
+        steps = path_steps(path) if path else None
         return self._run("recall_related", lambda call: self._graph.recall_related(
-            question, entities, hops, as_of, valid_at, limit, answer))
+            question, entities, hops, as_of, valid_at, limit, answer, steps, after, call))
+
+
+def path_steps(path: Sequence[PathStep | tuple[str, str]]) -> list[PathStep]:
+    """Steps of a path pattern: `PathStep`s, or (relation, "OUT" | "IN") pairs."""
+    steps = []
+    for step in path:
+        if isinstance(step, PathStep):
+            steps.append(step)
+            continue
+        relation, direction = step
+        if str(direction).upper() not in ("OUT", "IN"):
+            raise InvalidInput(f"a path step's direction is OUT or IN, got {direction!r}")
+        steps.append(PathStep(relation, str(direction).upper() == "OUT"))
+    return steps
 
 
 def _listed(facts: Any) -> tuple[Mapping[str, Any], ...]:

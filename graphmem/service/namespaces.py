@@ -32,6 +32,12 @@ from graphmem.model.paging import Page, Window
 from graphmem.model.paths import Related
 from graphmem.model.recall import ActCheck
 from graphmem.model.receipts import Verdict
+from graphmem.model.relations import (
+    RelationDeclaration,
+    RelationDescription,
+    RelationInfo,
+    RelationSchema,
+)
 from graphmem.model.stats import SpaceInfo, SpaceStats
 from graphmem.model.transfer import ExportResult, ImportReport
 from graphmem.model.undo import UndoResult
@@ -179,6 +185,30 @@ class Entities(_Namespace):
                       valid_at: datetime | None = None, limit: int = 50) -> Related:
         return self._run("neighbourhood", lambda call: self._graph.recall_related(
             None, [(type, name)], hops, as_of, valid_at, limit, answer=False))
+
+    def relations(self) -> list[RelationInfo]:
+        """Each relation type of the space and what reads it: its labels, the types of its
+        ends, its readings with the source of each (declared, model, text, lexicon, label)."""
+        return self._run("relations", lambda call: self._graph.relations())
+
+    def relation_schema(self) -> RelationSchema:
+        """The space's declared relations, with the schema's version."""
+        return self._run("relation_schema", lambda call: self._graph.relation_schema())
+
+    def declare_relations(self, relations: Iterable[Mapping[str, Any] | RelationDeclaration],
+                          replace: bool = False) -> RelationSchema:
+        """Declare relations (admin): per relation a `label`, a `description`, `forward`
+        and `inverse` verb phrases, `head_nouns` and `tail_nouns`, the ends' types and a
+        cardinality. A declared relation's readings are trusted first by recall_related.
+        `replace` drops the declarations not given; the version goes up by one."""
+        return self._run("declare_relations", lambda call: self._graph.declare_relations(
+            call, list(relations), replace))
+
+    def describe_relations(self, force: bool = False) -> list[RelationDescription]:
+        """Have the configured model describe each relation type no declaration or earlier
+        description covers (every one with `force`): one call per relation type."""
+        return self._run("describe_relations",
+                         lambda call: self._graph.describe_relations(call, force))
 
     def history(self, type: str, name: str, key: str) -> History:
         """The supersession chain of one attribute of an entity, oldest → newest."""

@@ -84,6 +84,9 @@ def arguments(ids: dict[str, Any]) -> dict[str, dict[str, Any]]:
         "get_receipt": {"receipt_id": ids["receipt"].get("receipt", {}).get("id", "r")},
         "import_space": {"data": "{}"},
         "fsck": {},
+        "relations": {},
+        "declare_relations": {"relations": [{"label": "lives at", "tail_nouns": ["home"]}]},
+        "describe_relations": {},
     }
 
 

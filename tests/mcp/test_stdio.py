@@ -26,7 +26,8 @@ TOOLS = sorted([
     "purge_expired", "list_facts", "get_fact", "get_conflict", "space_stats", "list_spaces",
     "search_entities", "entity_neighbourhood", "entity_history", "audit_log", "export_space",
     "set_retention", "erase_user", "erase_tenant", "get_entity", "vocabulary", "create_entity",
-    "get_receipt", "import_space", "fsck", "changes", "undo_event"])
+    "get_receipt", "import_space", "fsck", "changes", "undo_event", "relations",
+    "declare_relations", "describe_relations"])
 
 
 @pytest.fixture(scope="module")

@@ -138,7 +138,7 @@ def test_explain_names_the_words_each_edge_answered(firms: GraphMem) -> None:
     result = firms.recall_related("Where is Amara Dunmore's employer headquartered?")
     explained = result.explain(result.paths[0])
     assert re.fullmatch(r"-?\d+\.\d\d: WORKS_AT ← \"employer\" \(text\), HEADQUARTERED_IN ←"
-                        r" \"headquartered\" \(label\)", explained), explained
+                        r" \"headquartered\" \(label: headquartered in\)", explained), explained
 
 
 def test_as_of_and_valid_at_rank_the_paths_that_were_true_then(

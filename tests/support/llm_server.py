@@ -3,8 +3,9 @@
 It serves `POST /v1/chat/completions` and `POST /v1/embeddings` on a loopback port from a
 thread, so the real `openai` client runs its real HTTP code path (retries included) against
 it. Replies are scripted per input: the message between the extraction prompt's fences, or
-the recall question. Every request is recorded, so tests can count model calls by kind
-(`extract`, `answer`, `embeddings`) and read exactly what the model was shown.
+the recall question, or the label of a relation to describe. Every request is recorded, so
+tests can count model calls by kind (`extract`, `answer`, `describe`, `embeddings`) and read
+exactly what the model was shown.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
 from graphmem.recall.answer import SYSTEM as ANSWER_SYSTEM
+from graphmem.recall.relation_description import SYSTEM as DESCRIBE_SYSTEM
 from graphmem.remember.extract import SYSTEM as EXTRACT_SYSTEM
 
 
@@ -73,6 +75,8 @@ def _kind(body: dict[str, Any]) -> str:
         return "extract"
     if system == ANSWER_SYSTEM:
         return "answer"
+    if system == DESCRIBE_SYSTEM:
+        return "describe"
     return "chat"
 
 
@@ -82,12 +86,17 @@ def _input(kind: str, user: str) -> str:
         return user.rsplit("<<<\n", 1)[1].rsplit("\n>>>", 1)[0]
     if kind == "answer" and user.startswith("Question: "):
         return user.split("\n", 1)[0][len("Question: "):]
+    if kind == "describe" and user.startswith("Relation label: "):
+        return user.split("\n", 1)[0][len("Relation label: "):]
     return user
 
 
 def _default(kind: str, user: str) -> str:
     if kind == "extract":
         return facts_reply()
+    if kind == "describe":  # a description that adds no words: the label's own reading stays
+        return json.dumps({"description": "", "forward": [], "inverse": [], "tail_nouns": [],
+                           "head_nouns": []})
     facts = [line for line in user.split("Facts:\n", 1)[-1].split("\n\n")[0].splitlines()
              if line.startswith("#")]
     return f"Answer from {len(facts)} facts."

@@ -86,6 +86,30 @@ ABSENT = (("Who funded {x}?", "paper"), ("What is the impact factor of {x}?", "j
           ("Who is the spouse of {x}?", "person"), ("What is the population of {x}?", "city"),
           ("Who edits {x}?", "journal"), ("How many students does {x} enrol?", "university"))
 
+SCHEMA = [  # what a user declaring these relations would write
+    {"label": ADVISED_BY, "description": "the doctoral advisor of a researcher",
+     "forward": ["advised by"], "inverse": ["advised"], "head_nouns": ["student"],
+     "tail_nouns": ["advisor", "doctoral advisor"], "head_type": "person",
+     "tail_type": "person"},
+    {"label": AFFILIATED_WITH, "description": "the university a researcher works at",
+     "forward": ["is affiliated with", "works at"], "head_nouns": ["researcher"],
+     "tail_nouns": ["university", "affiliation"], "head_type": "person",
+     "tail_type": "university"},
+    {"label": LOCATED_IN, "description": "the city a university is in",
+     "forward": ["is located in"], "tail_nouns": ["city"], "head_type": "university",
+     "tail_type": "city"},
+    {"label": AUTHORED, "description": "a paper the researcher wrote",
+     "forward": ["authored", "wrote"], "inverse": ["written by"], "head_nouns": ["author"],
+     "tail_nouns": ["paper"], "head_type": "person", "tail_type": "paper",
+     "cardinality": "many"},
+    {"label": PUBLISHED_IN, "description": "the journal that published the paper",
+     "forward": ["published in"], "tail_nouns": ["journal"], "head_type": "paper",
+     "tail_type": "journal"},
+    {"label": RESEARCHES, "description": "the field a researcher works in",
+     "forward": ["researches"], "tail_nouns": ["research field", "field"],
+     "head_type": "person", "tail_type": "field"},
+]
+
 
 def populate(world: World, facts: int, rng: random.Random) -> None:
     """About `facts` facts: a researcher has an affiliation, a field, most an advisor, and
@@ -114,4 +138,4 @@ def populate(world: World, facts: int, rng: random.Random) -> None:
         seniors.append(person)
 
 
-DOMAIN = Domain("academia", RELATIONS, PHRASINGS, CHAINS, populate, ABSENT)
+DOMAIN = Domain("academia", RELATIONS, PHRASINGS, CHAINS, populate, ABSENT, SCHEMA)

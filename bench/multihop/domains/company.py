@@ -90,6 +90,28 @@ ABSENT = (("Who is the dentist of {x}?", "person"), ("What is the salary of {x}?
           ("What is the population of {x}?", "city"), ("Who is the mayor of {x}?", "city"),
           ("What is the price of {x}?", "product"))
 
+SCHEMA = [  # what a user declaring these relations would write
+    {"label": WORKS_AT, "description": "the company a person is employed by",
+     "forward": ["works at", "works for", "is employed by"], "inverse": ["employs"],
+     "head_nouns": ["employee", "staff member"], "tail_nouns": ["employer", "company"],
+     "head_type": "person", "tail_type": "company"},
+    {"label": REPORTS_TO, "description": "the person someone reports to in the org chart",
+     "forward": ["reports to"], "inverse": ["manages"],
+     "head_nouns": ["direct report", "report"], "tail_nouns": ["manager", "boss"],
+     "head_type": "person", "tail_type": "person"},
+    {"label": LIVES_IN, "description": "the city where a person lives",
+     "forward": ["lives in"], "head_nouns": ["resident"], "tail_nouns": ["home city"],
+     "head_type": "person", "tail_type": "city"},
+    {"label": HEADQUARTERED_IN, "description": "the city of the company's head office",
+     "forward": ["is headquartered in", "is based in"],
+     "tail_nouns": ["headquarters", "head office"], "head_type": "company",
+     "tail_type": "city"},
+    {"label": MAKES, "description": "a product the company makes and sells",
+     "forward": ["makes", "produces"], "inverse": ["is made by"], "head_nouns": ["maker"],
+     "tail_nouns": ["product"], "head_type": "company", "tail_type": "product",
+     "cardinality": "many"},
+]
+
 
 def populate(world: World, facts: int, rng: random.Random) -> None:
     """About `facts` facts: three per person, a few per company."""
@@ -111,4 +133,4 @@ def populate(world: World, facts: int, rng: random.Random) -> None:
         staff[firm].append(person)
 
 
-DOMAIN = Domain("company", RELATIONS, PHRASINGS, CHAINS, populate, ABSENT)
+DOMAIN = Domain("company", RELATIONS, PHRASINGS, CHAINS, populate, ABSENT, SCHEMA)

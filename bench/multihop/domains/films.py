@@ -88,6 +88,27 @@ ABSENT = (("Who composed the music for {x}?", "film"), ("What was the budget of 
           ("What awards did {x} win?", "film"), ("Who is the spouse of {x}?", "person"),
           ("Where was {x} born?", "person"), ("How tall is {x}?", "person"))
 
+SCHEMA = [  # what a user declaring these relations would write
+    {"label": DIRECTED_BY, "description": "the person who directed the film",
+     "forward": ["directed by"], "inverse": ["directed"], "tail_nouns": ["director"],
+     "head_type": "film", "tail_type": "person"},
+    {"label": WRITTEN_BY, "description": "the person who wrote the film's screenplay",
+     "forward": ["written by"], "inverse": ["wrote"], "tail_nouns": ["writer"],
+     "head_type": "film", "tail_type": "person"},
+    {"label": STARRED_ACTORS, "description": "an actor in the film's cast",
+     "forward": ["stars"], "inverse": ["acted in", "starred in"],
+     "tail_nouns": ["actor", "star"], "head_type": "film", "tail_type": "person",
+     "cardinality": "many"},
+    {"label": RELEASE_YEAR, "description": "the year the film was released",
+     "forward": ["was released in"], "tail_nouns": ["release year", "year"],
+     "head_type": "film", "tail_type": "year"},
+    {"label": IN_LANGUAGE, "description": "the language the film is in",
+     "forward": ["is in"], "tail_nouns": ["language"], "head_type": "film",
+     "tail_type": "language"},
+    {"label": HAS_GENRE, "description": "a genre of the film", "tail_nouns": ["genre"],
+     "head_type": "film", "tail_type": "genre", "cardinality": "many"},
+]
+
 
 def populate(world: World, facts: int, rng: random.Random) -> None:
     """About `facts` facts: eight per film; directors, writers and actors are drawn from one
@@ -107,4 +128,4 @@ def populate(world: World, facts: int, rng: random.Random) -> None:
             world.add(title, HAS_GENRE, genre)
 
 
-DOMAIN = Domain("films", RELATIONS, PHRASINGS, CHAINS, populate, ABSENT)
+DOMAIN = Domain("films", RELATIONS, PHRASINGS, CHAINS, populate, ABSENT, SCHEMA)

@@ -80,6 +80,32 @@ ABSENT = (("Who manages {x}?", "band"), ("How many copies did {x} sell?", "album
                                                         "musician"),
           ("What is the genre of {x}?", "band"), ("Who founded {x}?", "label"))
 
+SCHEMA = [  # what a user declaring these relations would write
+    {"label": MEMBER_OF, "description": "the band a musician is a member of",
+     "forward": ["is a member of", "plays in"], "head_nouns": ["member"],
+     "tail_nouns": ["band"], "head_type": "musician", "tail_type": "band"},
+    {"label": SIGNED_TO, "description": "the record label the band is signed to",
+     "forward": ["is signed to"], "inverse": ["signed"], "tail_nouns": ["label",
+                                                                      "record label"],
+     "head_type": "band", "tail_type": "label"},
+    {"label": FORMED_IN, "description": "the city where the band was formed",
+     "forward": ["was formed in"], "tail_nouns": ["hometown"], "head_type": "band",
+     "tail_type": "city"},
+    {"label": RELEASED, "description": "an album the band released",
+     "forward": ["released"], "inverse": ["released by"], "head_nouns": ["artist"],
+     "tail_nouns": ["album"], "head_type": "band", "tail_type": "album",
+     "cardinality": "many"},
+    {"label": PRODUCED_BY, "description": "the producer of the album",
+     "forward": ["produced by"], "inverse": ["produced"], "tail_nouns": ["producer"],
+     "head_type": "album", "tail_type": "person"},
+    {"label": PLAYS, "description": "the instrument a musician plays",
+     "forward": ["plays"], "tail_nouns": ["instrument"], "head_type": "musician",
+     "tail_type": "instrument"},
+    {"label": BORN_IN, "description": "the city where the musician was born",
+     "forward": ["was born in"], "tail_nouns": ["birthplace"], "head_type": "musician",
+     "tail_type": "city"},
+]
+
 
 def populate(world: World, facts: int, rng: random.Random) -> None:
     """About `facts` facts: a band has three or four members, a label, a city and two or
@@ -106,4 +132,4 @@ def populate(world: World, facts: int, rng: random.Random) -> None:
             world.add(album, PRODUCED_BY, producers.pick(rng))
 
 
-DOMAIN = Domain("music", RELATIONS, PHRASINGS, CHAINS, populate, ABSENT)
+DOMAIN = Domain("music", RELATIONS, PHRASINGS, CHAINS, populate, ABSENT, SCHEMA)

@@ -83,6 +83,27 @@ ABSENT = (("What is the price of {x}?", "product"), ("Who is the chief executive
           ("When was {x} founded?", "company"), ("Who audits {x}?", "company"),
           ("What is the warranty of {x}?", "product"))
 
+SCHEMA = [  # what a user declaring these relations would write
+    {"label": SUPPLIED_BY, "description": "a company that supplies this company",
+     "forward": ["is supplied by"], "inverse": ["supplies"], "head_nouns": ["customer"],
+     "tail_nouns": ["supplier"], "head_type": "company", "tail_type": "company",
+     "cardinality": "many"},
+    {"label": PRODUCES, "description": "a product the company produces",
+     "forward": ["produces", "makes"], "inverse": ["is produced by"],
+     "head_nouns": ["producer"], "tail_nouns": ["product"], "head_type": "company",
+     "tail_type": "product", "cardinality": "many"},
+    {"label": HAS_PART, "description": "a component the product is built from",
+     "forward": ["has part", "contains"], "inverse": ["is part of"],
+     "tail_nouns": ["part", "component"], "head_type": "product",
+     "tail_type": "component", "cardinality": "many"},
+    {"label": SOURCED_FROM, "description": "the company a component is bought from",
+     "forward": ["is sourced from"], "inverse": ["sells"], "tail_nouns": ["source"],
+     "head_type": "component", "tail_type": "company"},
+    {"label": BASED_IN, "description": "the country where the company is based",
+     "forward": ["is based in"], "tail_nouns": ["country"], "head_type": "company",
+     "tail_type": "country"},
+]
+
 
 def populate(world: World, facts: int, rng: random.Random) -> None:
     """About `facts` facts: each company is based somewhere, is supplied by one or two
@@ -109,4 +130,4 @@ def populate(world: World, facts: int, rng: random.Random) -> None:
                     world.add(part, SOURCED_FROM, makers.pick(rng))
 
 
-DOMAIN = Domain("supply", RELATIONS, PHRASINGS, CHAINS, populate, ABSENT)
+DOMAIN = Domain("supply", RELATIONS, PHRASINGS, CHAINS, populate, ABSENT, SCHEMA)

@@ -91,9 +91,12 @@ class SpaceExport:
 
     def space_record(self, row: dict[str, Any]) -> dict[str, Any]:
         policy = row.get("policy")
+        schema, described = row.get("relation_schema"), row.get("relation_descriptions")
         return {"type": "space", "space": self.space,
                 "policy": json.loads(policy) if policy else None,
                 "relation_labels": list(row.get("relation_labels") or []),
+                "relation_schema": json.loads(schema) if schema else None,
+                "relation_descriptions": json.loads(described) if described else None,
                 "retention_days": relational.retention_days(self.runtime.store, self.space)}
 
     def facts(self) -> Iterator[dict[str, Any]]:

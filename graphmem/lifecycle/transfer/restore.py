@@ -19,6 +19,7 @@ is re-derived for the target space, the same way on every run.
 from __future__ import annotations
 
 import hashlib
+import json
 from collections import Counter
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
@@ -36,6 +37,7 @@ from graphmem.lifecycle.erasure import set_retention
 from graphmem.lifecycle.transfer import codec, records, relational
 from graphmem.model.audit import AuditCall
 from graphmem.model.transfer import ImportReport
+from graphmem.recall import relation_schema
 from graphmem.remember.policy import make_policy, policy_to_json
 
 Opener = Callable[[], IO[str]]
@@ -82,7 +84,8 @@ def apply_import(tx: ManagedTransaction, space: str, now: datetime,
     projection.project(tx, space, now, facts)
     own = event.get("space")
     if own is not None:
-        imports.restore_space(tx, space, own.get("policy"), list(own.get("labels") or []))
+        imports.restore_space(tx, space, own.get("policy"), list(own.get("labels") or []),
+                              own.get("schema"), own.get("described"))
     imports.restore_entities(tx, space, [{k: v for k, v in e.items() if k != "fact_ids"}
                                          for e in event.get("entities", [])])
     imports.restore_conflicts(tx, space, list(event.get("conflicts", [])))
@@ -237,7 +240,8 @@ class Restore:
             own = {"policy": None if policy is None else policy_to_json(make_policy(
                 policy.get("mode", "RECENCY"), policy.get("authority"),
                 policy.get("curated", ()))),
-                "labels": list(pending.own.get("relation_labels") or [])}
+                "labels": list(pending.own.get("relation_labels") or []),
+                **relations_of(pending.own)}
         return {
             "import": point.id, "space": own,
             "batch": {"facts": [records.fact_row(self._spoken(f), target, remap)
@@ -292,7 +296,20 @@ def admin_settings(space: Mapping[str, Any]) -> list[str]:
         found.append("the curated sources")
     if space.get("retention_days") is not None:
         found.append("the retention period")
+    if space.get("relation_schema") or space.get("relation_descriptions"):
+        found.append("the relation schema")
     return found
+
+
+def relations_of(space: Mapping[str, Any]) -> dict[str, str | None]:
+    """A space record's relation schema and descriptions, checked, as the JSON the Space
+    node keeps (a malformed one is refused with the reason)."""
+    schema = space.get("relation_schema")
+    described = space.get("relation_descriptions")
+    return {"schema": None if not schema else relation_schema.schema_to_json(
+                relation_schema.schema_from_json(json.dumps(schema))),
+            "described": None if not described else relation_schema.descriptions_to_json(
+                relation_schema.descriptions_from_json(json.dumps(described)))}
 
 
 def lines(opener: Opener, verified: codec.Verified) -> Iterator[tuple[int, dict[str, Any]]]:
