@@ -181,6 +181,9 @@ class RelatedPath:
     guessed: list[str] = strawberry.field(
         default_factory=list, description="Words the path matched only by the type of entity"
                                           " they name.")
+    readings: list[str] = strawberry.field(
+        default_factory=list, description="Per edge, the relation's words its question words"
+                                          " matched (empty where none did).")
 
 
 @strawberry.type(description="Paths from the start entities, with the facts behind each edge.")
@@ -212,6 +215,10 @@ class RelatedResult:
     next_cursor: str | None = strawberry.field(
         default=None, description="With a path pattern: the cursor of the next page of"
                                   " paths (`after`), null on the last.")
+    why_no_answer: str | None = strawberry.field(
+        default=None, description="Why no answer is named though ranked paths were found"
+                                  " (words not understood or only guessed, a relation no"
+                                  " words asked for, an end of another kind); null otherwise.")
 
     @classmethod
     def from_model(cls, r: related.Related, space: str,
@@ -223,10 +230,11 @@ class RelatedResult:
                                score=p.score, matched=list(p.matched),
                                explain=r.explain(p) if p.score is not None else None,
                                sources=list(p.sources), unexplained=list(p.unexplained),
-                               guessed=list(p.guessed))
+                               guessed=list(p.guessed), readings=list(p.readings))
                    for p in r.paths],
             unexplained=list(r.unexplained), guessed=list(r.guessed),
             next_cursor=r.next_cursor,
+            why_no_answer=r.why_no_answer() if r.ranked and not r.answers else None,
             ranked=r.ranked,
             answers=[Entity.from_model(r.entities[k], space) for k in r.answers
                      if k in r.entities],

@@ -1,14 +1,20 @@
 """The web UI's build stays honest: operation types are what GraphQL Code Generator makes
 from schema/schema.graphql, dependencies come from the npm registry through the lockfile,
-and no built bundle is committed."""
+no built bundle is committed, and every document it sends fits the server's limits."""
 
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import subprocess
 
 import pytest
+from graphql import parse
+
+from graphmem.schema import build_schema, paged_fields
+from graphmem.schema.limits import Limits, assess, cost_rules
+from graphmem.settings import Settings
 
 from support.ui_support import ROOT, UI
 
@@ -49,3 +55,18 @@ def test_no_built_bundle_is_committed() -> None:
     listed = subprocess.run(["git", "ls-files", "ui/dist", "ui/node_modules"], cwd=ROOT,
                             capture_output=True, text=True, check=True).stdout
     assert listed == ""
+
+
+def test_every_document_the_explorer_sends_fits_the_server_s_default_limits() -> None:
+    """A document over the cost budget is refused whole: the explorer's own must fit it
+    with the default settings (its list fields times its `limit` count)."""
+    schema = build_schema(Settings())
+    limits = Limits(10, 30, Settings().api_max_complexity, paged_fields(schema), 100, 500)
+    rules = cost_rules(schema._schema)
+    sources = [p for p in (UI / "src").rglob("*.ts*") if "gql" not in p.parts]
+    documents = [d for p in sources
+                 for d in re.findall(r"graphql\(`(.*?)`\)", p.read_text(), re.S)]
+    assert len(documents) > 10
+    for document in documents:
+        found = assess(parse(document), {}, limits, rules)
+        assert not found.problems, (document[:80], found.problems)

@@ -614,6 +614,11 @@ def test_a_question_draws_its_best_path_bold_and_names_the_answer(
         answer = page.get_by_test_id("graph-answer")
         expect(answer).to_contain_text("Montreal (location)")
         expect(answer).to_contain_text('WORKS_AT ← "employer"')
+        readings = page.get_by_test_id("graph-readings").locator("li")
+        expect(readings).to_have_count(2)
+        expect(readings.first).to_contain_text("“employer” → WORKS_AT (text)")
+        expect(readings.nth(1)).to_contain_text(
+            "“headquartered” → HEADQUARTERED_IN (label: headquartered in)")
         edges = page.get_by_test_id("graph-edges").locator("li")
         best = page.get_by_test_id("graph-edges").locator("li[data-best='true']")
         expect(best).to_have_count(2)
@@ -624,6 +629,11 @@ def test_a_question_draws_its_best_path_bold_and_names_the_answer(
         assert edges.count() > 2, "the other paths are drawn too, faded"
         expect(page.locator(".graph-canvas canvas").first).to_be_attached()
         screenshot(page, "entity_graph", "question")
+        page.get_by_role("textbox", name="Question").fill(
+            "What is the shoe size of Amara Dunmore's employer?")
+        page.get_by_role("button", name="Draw related paths").click()
+        expect(page.get_by_test_id("graph-no-answer")).to_be_visible()
+        expect(page.get_by_test_id("graph-unexplained")).to_contain_text("“shoe size”")
         watch.assert_clean()
     finally:
         context.close()

@@ -45,15 +45,17 @@ const Related = graphql(`
   query RelatedPaths($space: String!, $question: String!, $asOf: DateTime,
                      $validAt: DateTime) {
     recallRelated(space: $space, question: $question, asOf: $asOf,
-                  validAt: $validAt, answer: false, limit: 150) {
+                  validAt: $validAt, answer: false, limit: 100) {
       truncated
       matchedBy
       notes
       ranked
       answers { key type name }
+      unexplained
+      guessed
       start { key type name }
       entities { key type name }
-      paths { explain edges { factId type relation head tail status } }
+      paths { explain matched sources readings edges { factId type relation head tail status } }
     }
   }
 `);
@@ -213,9 +215,36 @@ export function GraphView() {
             {model.ranked ? (
               <div data-testid="graph-answer">
                 <h3>Answer</h3>
-                <p>{nodes.filter((n) => n.answer).map((n, i) => (
-                  <span key={n.key}>{i ? ', ' : ''}<Value text={n.name} /> <span className="muted">({n.type})</span></span>
-                ))}</p>
+                {nodes.some((n) => n.answer) ? (
+                  <p>{nodes.filter((n) => n.answer).map((n, i) => (
+                    <span key={n.key}>{i ? ', ' : ''}<Value text={n.name} /> <span className="muted">({n.type})</span></span>
+                  ))}</p>
+                ) : (
+                  <p data-testid="graph-no-answer">No answer is named: the best path does not explain the whole question.</p>
+                )}
+                {model.unexplained.length ? (
+                  <p data-testid="graph-unexplained">Not understood: {model.unexplained.map((w, i) => (
+                    <span key={w}>{i ? ', ' : ''}“<Value text={w} />”</span>))}{' '}
+                    <span className="muted">(no relation in this space reads so)</span></p>
+                ) : null}
+                {model.guessed.length ? (
+                  <p data-testid="graph-guessed">Guessed from the kind of entity alone: {model.guessed.map((w, i) => (
+                    <span key={w}>{i ? ', ' : ''}“<Value text={w} />”</span>))}{' '}
+                    <span className="muted">(declare the relation&apos;s words to answer)</span></p>
+                ) : null}
+                {model.readings.length ? (
+                  <>
+                    <h4>How the question was read</h4>
+                    <ul data-testid="graph-readings">
+                      {model.readings.map((r, i) => (
+                        <li key={`${r.relation}-${i}`} data-source={r.source}>
+                          “<Value text={r.words} />” → <Value text={r.relation} />{' '}
+                          <span className="muted">({r.source}{r.reading && r.reading !== r.words ? <>: <Value text={r.reading} /></> : null})</span>
+                        </li>
+                      ))}
+                    </ul>
+                  </>
+                ) : null}
                 {model.why ? <p className="muted">Best path <Value text={model.why} /></p> : null}
               </div>
             ) : null}

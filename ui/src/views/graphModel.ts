@@ -8,9 +8,15 @@ export interface GraphEdge {
   id: string; head: string; tail: string; type: string; relation: string; status: string;
   best: boolean;
 }
-/** `ranked`: the paths answer a question, best first; the best one's edges are `best`. */
+/** How the best path read one relation phrase of the question: the relation, the words
+ * that asked for it, and where the knowledge came from (declared, model, text, lexicon,
+ * label, embedding; `type` when only the kind of entity matched). */
+export interface Reading { relation: string; words: string; source: string; reading: string }
+/** `ranked`: the paths answer a question, best first; the best one's edges are `best`.
+ * `readings`, `unexplained` and `guessed` say how the best path read the question. */
 export interface GraphModel {
   nodes: Map<string, GraphNode>; edges: Map<string, GraphEdge>; ranked: boolean; why: string | null;
+  readings: Reading[]; unexplained: string[]; guessed: string[];
 }
 
 interface RelatedLike {
@@ -18,13 +24,29 @@ interface RelatedLike {
   entities: { key: string; type: string; name: string }[];
   paths: {
     explain?: string | null;
+    matched?: (string | null)[];
+    sources?: string[];
+    readings?: string[];
     edges: { factId: string; type: string; relation: string; head: string; tail: string; status: string }[];
   }[];
   ranked?: boolean;
   answers?: { key: string }[];
+  unexplained?: string[];
+  guessed?: string[];
 }
 
-export const empty = (): GraphModel => ({ nodes: new Map(), edges: new Map(), ranked: false, why: null });
+export const empty = (): GraphModel => ({ nodes: new Map(), edges: new Map(), ranked: false,
+  why: null, readings: [], unexplained: [], guessed: [] });
+
+/** The best path's edges with the question's words each answered, in path order. */
+function readingsOf(top: RelatedLike['paths'][number] | undefined): Reading[] {
+  if (!top) return [];
+  return top.edges.flatMap((edge, i) => {
+    const words = top.matched?.[i];
+    return words ? [{ relation: edge.type, words, source: top.sources?.[i] ?? '',
+      reading: top.readings?.[i] ?? '' }] : [];
+  });
+}
 
 export function merge(model: GraphModel, result: RelatedLike): GraphModel {
   const nodes = new Map(model.nodes);
@@ -55,8 +77,12 @@ export function merge(model: GraphModel, result: RelatedLike): GraphModel {
         best: (known?.best ?? false) || best.has(edge.factId) });
     }
   }
+  const first = !model.ranked && ranked;  // the question's own result, not an expansion
   return { nodes, edges, ranked: model.ranked || ranked,
-    why: model.why ?? top?.explain ?? null };
+    why: model.why ?? top?.explain ?? null,
+    readings: first ? readingsOf(top) : model.readings,
+    unexplained: first ? (result.unexplained ?? []) : model.unexplained,
+    guessed: first ? (result.guessed ?? []) : model.guessed };
 }
 
 /** Colours of the Neo4j Browser style (cypher/browser/style.grass). */
