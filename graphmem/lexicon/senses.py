@@ -54,6 +54,8 @@ class Senses:
         self.related = lru_cache(maxsize=cache)(self._related)
         self.closure = lru_cache(maxsize=cache)(self._closure)
         self.kind = lru_cache(maxsize=cache)(self._kind)
+        self.same_lemma = lru_cache(maxsize=cache)(self._same_lemma)
+        self.agentive = lru_cache(maxsize=cache)(self._agentive)
         self.parts_of_speech = lru_cache(maxsize=cache)(
             self._parts_of_speech)
 
@@ -147,7 +149,7 @@ class Senses:
                 best = max(best, value)
         return best
 
-    def same_lemma(self, a: str, b: str) -> bool:
+    def _same_lemma(self, a: str, b: str) -> bool:
         """Two forms of one word (`hires`/`hired`, `headquarters`/`headquartered`)."""
         forms = {f for p in ("n", "v", "a") for f in self.wn.base_forms(a, p)}
         if forms & {f for p in ("n", "v", "a") for f in self.wn.base_forms(b, p)}:
@@ -226,7 +228,7 @@ class Senses:
                 found.append(word)
         return found[:4]
 
-    def agentive(self, noun: str) -> bool:
+    def _agentive(self, noun: str) -> bool:
         """The noun's most common sense names a doer: a person or a group (`director`,
         `director`), not a thing done."""
         senses = self._senses(noun, "n")

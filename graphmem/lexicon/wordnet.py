@@ -88,6 +88,7 @@ class WordNet:
         self._exceptions = {p: self._read_exceptions(root / f"{_FILES[p]}.exc") for p in POS}
         self.synset = lru_cache(maxsize=SYNSET_CACHE)(self._synset)
         self.senses = lru_cache(maxsize=SYNSET_CACHE)(self._senses)
+        self.base_forms = lru_cache(maxsize=SYNSET_CACHE)(self._base_forms)
 
     @staticmethod
     def _map(path: Path) -> mmap.mmap:
@@ -158,7 +159,7 @@ class WordNet:
                                     int(numbers[2:], 16)))
         return Synset(int(parts[0]), pos, lexname, words, tuple(pointers), gloss.strip())
 
-    def base_forms(self, word: str, pos: str) -> tuple[str, ...]:
+    def _base_forms(self, word: str, pos: str) -> tuple[str, ...]:
         """Morphy: the lemmas an inflected `word` may come from, the word itself first when
         it is one (`hires` → hire, `men` → man, `headquartered` → headquarter)."""
         word = word.casefold().strip()

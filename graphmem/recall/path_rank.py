@@ -158,19 +158,41 @@ ANY_RELATION = ("relate", "connect")  # the verbs of "how is X related to Y"
 SELF_TYPED = 0.6  # a verb this close to the kind it asks for means no more than that kind
 
 
+class Memo:
+    """What comparing words taught one process, kept across questions: it depends on the
+    words alone (and the lexicon and embedding model, fixed for a process). Emptied when it
+    grows past `size` entries."""
+
+    def __init__(self, size: int = 200_000) -> None:
+        self.size = size
+        self.words: dict[tuple[str, str, bool], tuple[float, str]] = {}
+        self.kinds: dict[tuple[str, str], float] = {}
+        self.families: dict[tuple[str, str], bool] = {}
+
+    def trim(self) -> None:
+        for table in (self.words, self.kinds, self.families):
+            if len(table) > self.size:
+                table.clear()
+
+
 @dataclass
 class Judge:
     """Weighs phrases against relations: the lexicon, the embedding model's unit vectors of
     the texts compared, and what is known of each relation type; remembers what it
-    computed."""
+    computed (per question, and across questions in `memo`)."""
 
     senses: Senses | None
     vectors: Mapping[str, Vector]
     relations: Mapping[str, RelationInfo]
     rank: PathRanking = DEFAULT
+    memo: Memo = field(default_factory=Memo)
     _evidence: dict[tuple[Phrase, Option], Evidence] = field(default_factory=dict)
-    _kinds: dict[tuple[str, str], float] = field(default_factory=dict)
-    _words: dict[tuple[str, str, bool], tuple[float, str]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.memo.trim()
+        self._kinds = self.memo.kinds
+        self._words = self.memo.words
+        self._families = self.memo.families
 
     # ---- words --------------------------------------------------------------------------
     def embedded(self, a: str, b: str) -> float:
@@ -208,8 +230,14 @@ class Judge:
         their grammar may be compared."""
         if self.senses is None:
             return False
-        a, b = phrase.split()[-1], reading.split()[0] if reading.split() else ""
-        return bool(b) and (self.senses.same_lemma(a, b) or self.senses.related(a, b) >= 0.6)
+        key = (phrase, reading)
+        found = self._families.get(key)
+        if found is None:
+            a, b = phrase.split()[-1], reading.split()[0] if reading.split() else ""
+            found = bool(b) and (self.senses.same_lemma(a, b)
+                                 or self.senses.related(a, b) >= 0.6)
+            self._families[key] = found
+        return found
 
     def generic(self, phrase: str) -> bool:
         """Words for a relation of any kind: `related`, `connected`, `linked`."""

@@ -32,7 +32,7 @@ from graphmem.model.entities import Entity
 from graphmem.model.paths import Edge, Path
 from graphmem.model.relations import RelationInfo
 from graphmem.recall import path_rank, question
-from graphmem.recall.path_rank import Hop, Judge, Option, PathRanking, Vector
+from graphmem.recall.path_rank import Hop, Judge, Memo, Option, PathRanking, Vector
 from graphmem.recall.relation_knowledge import Known, RelationKnowledge
 
 Vectors = Callable[[Sequence[str]], Mapping[str, EmbeddingVector]]
@@ -98,11 +98,11 @@ class _Search:
 
     def __init__(self, tx: ManagedTransaction, space: str, vectors: Vectors,
                  rank: PathRanking, as_of: datetime | None, valid_at: datetime | None,
-                 senses: Senses | None, known: Known) -> None:
+                 senses: Senses | None, known: Known, memo: Memo) -> None:
         self.tx, self.space, self.vectors, self.rank = tx, space, vectors, rank
         self.when = {"as_of": as_of, "valid_at": valid_at}
         self.known = known
-        self.judge = Judge(senses, {}, known.relations, rank)
+        self.judge = Judge(senses, {}, known.relations, rank, memo)
         self.embedded: dict[str, Vector] = {}
         self.entities: dict[str, Entity] = {}
         self.truncated = False
@@ -174,6 +174,8 @@ class _Search:
     def grow(self, partial: _Partial, parent: int, group: _Group,
              option: Option, asked: tuple[path_rank.Asked, ...]
              ) -> Iterable[tuple[path_rank.Scored, _Partial]]:
+        start = self.entities.get(partial.keys[0])
+        scored: dict[Hop, path_rank.Scored] = {}  # siblings of one type score alike
         for edge, there in group.edges:
             if there.key in partial.keys:
                 continue
@@ -183,9 +185,12 @@ class _Search:
             grown = _Partial((*partial.keys, there.key), (*partial.edges, edge),
                              (*partial.hops, hop), partial.reading, partial.phrases,
                              (parent, group.type, group.forward))
-            start = self.entities.get(partial.keys[0])
-            yield path_rank.score(self.judge, grown.reading, grown.phrases, grown.hops,
-                                  (start.type,) if start else ()), grown
+            found = scored.get(hop)
+            if found is None:
+                found = scored[hop] = path_rank.score(
+                    self.judge, grown.reading, grown.phrases, grown.hops,
+                    (start.type,) if start else ())
+            yield found, grown
 
 
 def _kept(scored: list[tuple[path_rank.Scored, _Partial]], width: int
@@ -214,8 +219,10 @@ def search(tx: ManagedTransaction, space: str, starts: Sequence[Entity], text: s
     lowered = question.normalise(text)
     starts = sorted(starts, key=lambda s: (lowered.find(s.norm) % (len(lowered) + 1)))
     names = tuple(s.norm for s in starts)
-    known = (knowledge or RelationKnowledge()).known(tx, space, senses)
-    searcher = _Search(tx, space, vectors, rank, as_of, valid_at, senses, known)
+    knowledge = knowledge or RelationKnowledge()
+    known = knowledge.known(tx, space, senses)
+    searcher = _Search(tx, space, vectors, rank, as_of, valid_at, senses, known,
+                       knowledge.memo)
     searcher.entities.update((s.key, s) for s in starts)
     beam = []
     order = {s.key: k for k, s in enumerate(starts)}  # the entity named first, first

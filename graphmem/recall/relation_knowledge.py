@@ -34,10 +34,12 @@ from graphmem.model.relations import (
     RelationSchema,
 )
 from graphmem.recall import relation_readings as readings
+from graphmem.recall.path_rank import Memo
 from graphmem.recall.question import FUNCTION_WORDS, normalise
 from graphmem.recall.relation_schema import descriptions_from_json, schema_from_json
 
 MAX_TYPES = 3  # end types kept per relation end, most written first
+BUILT = 10_000  # relations' knowledge kept built, by what it was built from
 TEXT_WORDS = 4  # words learned from text per relation
 _WORD = re.compile(r"[^\W\d_]+(?:['’][^\W\d_]+)?")
 
@@ -101,6 +103,8 @@ class RelationKnowledge:
         self.refresh_seconds = refresh_seconds
         self._lock = threading.Lock()
         self._profiles: dict[str, tuple[float, dict[str, Profile]]] = {}
+        self._built: dict[tuple[Any, ...], RelationInfo] = {}
+        self.memo = Memo()  # what comparing words taught this process
 
     def forget(self, space: str | None = None) -> None:
         """Read the facts again on the next question (of `space`, or of every space)."""
@@ -143,8 +147,17 @@ class RelationKnowledge:
         declared = {relation_type(d.label): d for d in schema.relations}
         relations = {}
         for type_ in {*grouped, *declared}:
-            relations[type_] = build(type_, grouped.get(type_, []), declared.get(type_),
-                                     described.get(type_), senses)
+            inputs = (type_, tuple(grouped.get(type_, [])), declared.get(type_),
+                      described.get(type_), senses is not None)
+            found = self._built.get(inputs)
+            if found is None:
+                found = build(type_, grouped.get(type_, []), declared.get(type_),
+                              described.get(type_), senses)
+                with self._lock:
+                    if len(self._built) > BUILT:
+                        self._built.clear()
+                    self._built[inputs] = found
+            relations[type_] = found
         return Known(relations, labels, schema, described, profiles)
 
 

@@ -9,6 +9,7 @@ from graphmem import embeddings
 from graphmem.errors import GraphMemError
 from graphmem.graph import migrations as graph_migrations
 from graphmem.graph.driver import GraphDriver
+from graphmem.lexicon import WordNetMissing, open_senses
 from graphmem.mirror import migrations as store_migrations
 from graphmem.mirror.db import RelationalStore, redact
 from graphmem.model.health import Finding
@@ -81,6 +82,20 @@ def _vectors(settings: Settings) -> str:
             " process that writes to their space; full-text finds them meanwhile)")
 
 
+def _lexicon(settings: Settings) -> str:
+    """WordNet, which multi-hop questions are read with: optional, but without it only the
+    labels and the embedding model read a question's words."""
+    try:
+        senses = open_senses(settings.wordnet_dir)
+    except (WordNetMissing, OSError):
+        raise GraphMemError("WordNet's database files are not in GRAPHMEM_WORDNET_DIR:"
+                            " multi-hop questions are read without the lexicon (install"
+                            " Debian's `wordnet-base`, or point GRAPHMEM_WORDNET_DIR at"
+                            " WordNet 3.0's dict/ folder)") from None
+    found = senses.wn.senses("person", "n")
+    return f"WordNet 3.0 ({len(found)} senses of `person`)"
+
+
 def _llm(settings: Settings) -> str:
     if not settings.llm_configured:
         return ("no LLM configured: remember(text) and answers need GRAPHMEM_LLM_BASE_URL and"
@@ -91,7 +106,7 @@ def _llm(settings: Settings) -> str:
 CHECKS: tuple[tuple[str, Callable[[Settings], str]], ...] = (
     ("java", _java), ("managed neo4j", _managed), ("neo4j", _neo4j),
     ("relational store", _relational), ("embeddings", _embeddings), ("vectors", _vectors),
-    ("llm", _llm),
+    ("lexicon", _lexicon), ("llm", _llm),
 )
 
 

