@@ -32,7 +32,8 @@ from graphmem.model.entities import Entity
 from graphmem.model.paths import Edge, Path
 from graphmem.model.relations import RelationInfo
 from graphmem.recall import path_rank, question
-from graphmem.recall.path_rank import Hop, Judge, Memo, Option, PathRanking, Vector
+from graphmem.recall.evidence import Judge, Memo, Option, Vector
+from graphmem.recall.path_rank import Hop, PathRanking
 from graphmem.recall.relation_knowledge import Known, RelationKnowledge
 
 Vectors = Callable[[Sequence[str]], Mapping[str, EmbeddingVector]]

@@ -34,7 +34,7 @@ from graphmem.model.relations import (
     RelationSchema,
 )
 from graphmem.recall import relation_readings as readings
-from graphmem.recall.path_rank import Memo
+from graphmem.recall.evidence import Memo
 from graphmem.recall.question import FUNCTION_WORDS, normalise
 from graphmem.recall.relation_schema import descriptions_from_json, schema_from_json
 
