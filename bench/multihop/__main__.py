@@ -154,7 +154,7 @@ def run_one(runtime: Runtime, domain: str, mode: str, facts: int, per_hops: int,
     return Run(domain, mode, facts, tallies, (declined, len(absent_asked)), ms, old_ms)
 
 
-def report(runs: Sequence[Run], command: str) -> None:
+def report(runs: Sequence[Run], command: str, section: str) -> None:
     quality, absent, latency = [], [], []
     for r in runs:
         name = f"{r.domain} (held out)" if r.domain == HELD_OUT else r.domain
@@ -171,7 +171,7 @@ def report(runs: Sequence[Run], command: str) -> None:
                else "- | -")
         latency.append(f"| {name} | {r.mode} | {r.facts:,} | {percentile(r.ms, 50):.1f} |"
                        f" {percentile(r.ms, 95):.1f} | {old} |")
-    write_section("Multi-hop questions (bench.multihop)", "\n".join([
+    write_section(section, "\n".join([
         f"`{command}`. recall_related(question) with no model configured, beside the ranking"
         " it replaced (bench/multihop/baseline) in the same run. hit@k: a right path among"
         " the first k; answer@1: a right path first and the answer stated is its end;"
@@ -205,6 +205,8 @@ def main() -> None:
     parser.add_argument("--show-misses", action="store_true",
                         help="print each question whose right path is not first")
     parser.add_argument("--no-write", action="store_true", help="print, do not record")
+    parser.add_argument("--section", default="Multi-hop questions (bench.multihop)",
+                        help="the section of bench/RESULTS.md the figures replace")
     args = parser.parse_args()
     global SHOW_MISSES
     SHOW_MISSES = args.show_misses
@@ -230,7 +232,9 @@ def main() -> None:
     if not args.no_write:
         flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items()
                          if k in ("domains", "modes", "sizes", "questions", "absent"))
-        report(runs, f"python -m bench.multihop {flags}")
+        if args.section != parser.get_default("section"):
+            flags += f" --section '{args.section}'"
+        report(runs, f"python -m bench.multihop {flags}", args.section)
 
 
 if __name__ == "__main__":

@@ -197,7 +197,8 @@ def score(judge: Judge, question: Question, phrases: Sequence[Phrase], hops: Seq
             fit = max(fit, time_like(judge, ends))
         typed = any(t not in UNTYPED for t in ends)
         total += rank.answer_kind * (fit - 0.5) if typed else 0.0
-        hope += rank.answer_kind
+        # a longer path may end at an entity nearer the kind asked for
+        hope += rank.answer_kind * ((1.0 - fit) if typed else 0.5)
         if typed and fit < rank.mismatch and judge.senses is not None:
             mismatch = KIND_WORDS[kind] if kind not in VAGUE_KINDS else "place"
     # a hop no words ask for is implied only at the end ("in which city is X": where it is)

@@ -39,7 +39,7 @@ from graphmem.recall.relation_knowledge import Known, RelationKnowledge
 Vectors = Callable[[Sequence[str]], Mapping[str, EmbeddingVector]]
 SIBLINGS = 3  # paths of one group (same parent, relation and direction) kept in the beam
 PROBE = 32  # incoming edges of one relation read at an entity past the first hop
-MAY_MEAN = 0.15  # word evidence from which a relation is worth reading backwards at a hub
+MAY_MEAN = 0.25  # word evidence from which a relation is worth reading backwards at a hub
 
 
 @dataclass(frozen=True)
@@ -123,13 +123,14 @@ class _Search:
         return tuple(dict.fromkeys([*written, *(e.type for e in reached)]))
 
     def incoming(self, beam: Sequence[_Partial]) -> list[str]:
-        """The relation types a phrase could mean walked backwards: worth reading at a hub."""
+        """The relation types a phrase's words could mean walked backwards: worth reading at
+        a hub (a guess from the kind of entity alone is not: everyone who works at a
+        company is a person)."""
         phrases = {p for partial in beam for p in partial.phrases}
         wanted = []
         for type_ in self.known.relations:
             option = Option(type_, False, self.end_types(type_, False, ()))
-            if any(self.judge.evidence(p, option).value(self.rank) >= MAY_MEAN
-                   for p in phrases):
+            if any(self.judge.evidence(p, option).words >= MAY_MEAN for p in phrases):
                 wanted.append(type_)
         return sorted(wanted)
 

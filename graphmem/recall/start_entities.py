@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from typing import Any
 
 from neo4j import ManagedTransaction
 
@@ -33,20 +34,51 @@ def lucene_query(question: str) -> str:
     return " ".join(_WORD.findall(_norm(question))[:64])
 
 
+def capitalised_query(question: str) -> str:
+    """A query every word of a capitalised run must match ("Amara Dunmore" → `+amara
+    +dunmore`), one group per run, the question's first word left out: names are usually
+    written so, and a common first name then does not match thousands of entities."""
+    words = _WORD.findall(unicodedata.normalize("NFKC", question))
+    runs: list[list[str]] = []
+    current: list[str] = []
+    for k, word in enumerate(words):
+        if k and word[:1].isupper():
+            current.append(word.casefold())
+            continue
+        if current:
+            runs.append(current)
+        current = []
+    if current:
+        runs.append(current)
+    return " ".join("(" + " ".join(f"+{w}" for w in run) + ")" for run in runs[:8])
+
+
 def find_start(tx: ManagedTransaction, space: str, question: str, limit: int = 10
                ) -> tuple[list[Entity], str]:
-    """Entities named in the question: whole-name matches first, else the best full-text hits."""
+    """Entities named in the question: whole-name matches first (looked up by the question's
+    capitalised runs, else by all its words), else the best full-text hits."""
     query = lucene_query(question)
     if not query:
         return [], "none"
     plain(tx, "recall/await_fulltext")  # the name index is eventually consistent
-    rows = plain(tx, "entities/find", space=space, query=query, limit=50)
     text = _norm(question)
-    named = [row_to_entity(r["entity"]) for r in rows
-             if re.search(rf"(?<!\w){re.escape(r['entity']['norm'])}(?!\w)", text)]
+    strict = capitalised_query(question)
+    if strict:
+        named = _named_in(text, plain(tx, "entities/find", space=space, query=strict,
+                                      limit=50))
+        if named:
+            return named[:limit], "name"
+    rows = plain(tx, "entities/find", space=space, query=query, limit=50)
+    named = _named_in(text, rows)
     if named:
         return named[:limit], "name"
     return [row_to_entity(r["entity"]) for r in rows[:3]], "fulltext"
+
+
+def _named_in(text: str, rows: Sequence[dict[str, Any]]) -> list[Entity]:
+    """The entities whose whole name the (normalised) question holds."""
+    return [row_to_entity(r["entity"]) for r in rows
+            if re.search(rf"(?<!\w){re.escape(r['entity']['norm'])}(?!\w)", text)]
 
 
 def _typed(tx: ManagedTransaction, space: str, type_: str, name: str) -> Entity:
