@@ -30,6 +30,7 @@ MAX_HYPONYMS = 12
 SECOND_STEP_SENSES = 3  # senses whose hypernyms' and derivations' derivations are reached
 GLOSS_WEIGHT = 0.25
 SIBLINGS = 0.5  # two words that meet only at a synset above both
+SPECIFIC = 4  # a hypernym this deep or deeper makes the nouns under it cousins
 GLOSS_SENSES = 2
 _GLOSS_WORD = re.compile(r"[a-z]+(?:-[a-z]+)?")
 _NOT_CONTENT = frozenset("""
@@ -43,6 +44,9 @@ more most very certain particular person people thing things
 _GENUS_STOP = frozenset({"that", "who", "which", "whose", "whom", "in", "of", "for", "to",
                          "with", "from", "on", "at", "by", "as", ";"})
 AGENT_LEXNAMES = frozenset({"noun.person", "noun.group"})
+# nouns a definition names a collection by: "a group of X" is X's kind
+COLLECTIVES = frozenset({"group", "set", "collection", "body", "number", "class", "crowd",
+                         "kind", "type"})
 
 
 class Senses:
@@ -55,6 +59,7 @@ class Senses:
         self.closure = lru_cache(maxsize=cache)(self._closure)
         self.kind = lru_cache(maxsize=cache)(self._kind)
         self.same_lemma = lru_cache(maxsize=cache)(self._same_lemma)
+        self._depths: dict[SenseId, int] = {}
         self.agentive = lru_cache(maxsize=cache)(self._agentive)
         self.parts_of_speech = lru_cache(maxsize=cache)(
             self._parts_of_speech)
@@ -211,26 +216,49 @@ class Senses:
         return best
 
     def _near(self, sense: SenseId) -> frozenset[SenseId]:
-        """The hypernyms one and two links above a synset."""
+        """The hypernyms one and two links above a synset that are specific: far enough
+        from the top (`physical entity` makes no cousins)."""
         first = [(p.pos, p.offset) for p in self.wn.synset(*sense).pointers
                  if p.symbol in ("@", "@i")]
         second = [(p.pos, p.offset) for s in first for p in self.wn.synset(*s).pointers
                   if p.symbol in ("@", "@i")]
-        return frozenset(first + second)
+        return frozenset(s for s in first + second if self.depth(s) >= SPECIFIC)
+
+    def depth(self, sense: SenseId) -> int:
+        """Links from the top of WordNet's hierarchy down to the synset (shortest way)."""
+        found = self._depths.get(sense)
+        if found is None:
+            up = [(p.pos, p.offset) for p in self.wn.synset(*sense).pointers
+                  if p.symbol in ("@", "@i")]
+            self._depths[sense] = 0  # a cycle (none in WordNet 3.0) ends here
+            found = self._depths[sense] = 1 + min((self.depth(u) for u in up), default=-1)
+        return found
 
     def genus(self, synset: Synset) -> list[str]:
-        """The words a definition opens with, up to its first relative or preposition."""
-        found = []
-        for word in _GLOSS_WORD.findall(synset.gloss.split(";")[0].casefold()):
+        """The words a definition opens with, up to its first relative or preposition, its
+        parenthesised remarks left out; for a plural noun, through `of` after a collective
+        ("people: (plural) any group of human beings": human beings)."""
+        gloss = synset.gloss.split(";")[0].casefold()
+        plural = gloss.startswith("(plural)")  # a plural noun: its members are the kind
+        definition = re.sub(r"\([^)]*\)", " ", gloss)
+        found: list[str] = []
+        for word in _GLOSS_WORD.findall(definition):
+            if plural and word == "of" and found and found[-1] in COLLECTIVES:
+                found.pop()
+                continue
             if word in _GENUS_STOP:
                 break
-            if word not in ("a", "an", "the", "or", "and", "any", "one", "some"):
-                found.append(word)
+            if word in ("a", "an", "the", "or", "and", "any", "one", "some"):
+                continue
+            if not plural and word not in self.wn.base_forms(word, "n") \
+                    and self.wn.base_forms(word, "n"):
+                continue  # "the persons who make up a body": a body of them, no person
+            found.append(word)
         return found[:4]
 
     def _agentive(self, noun: str) -> bool:
         """The noun's most common sense names a doer: a person or a group (`director`,
-        `director`), not a thing done."""
+        `producer`), not a thing done."""
         senses = self._senses(noun, "n")
         if not senses:
             return False

@@ -37,6 +37,7 @@ from graphmem.recall.evidence import (
 from graphmem.recall.question import NOUN, Phrase, Question
 from graphmem.recall.ranking_weights import DEFAULT, PathRanking
 
+BEST_GAIN = 1.0  # what one aligned hop gains at best, near enough (words 1, no rival)
 __all__ = ["DEFAULT", "Asked", "Hop", "PathRanking", "Scored", "gains", "phrases_of", "score"]
 
 
@@ -115,11 +116,14 @@ def gains(judge: Judge, phrases: Sequence[Phrase], options: Sequence[Option]
 
 
 def _align(rank: PathRanking, phrases: Sequence[Phrase], hops: Sequence[Hop],
-           leave: Sequence[float]) -> tuple[float, list[int | None]]:
-    """The best monotone alignment of hops to phrases: its value and each hop's phrase.
-    Leaving phrase j unaligned costs `leave[j]` (nothing when an entity's type explains
-    it); the answer's noun (the last phrase of a `which`-question) may only take the last
-    hop."""
+           leave: Sequence[float]) -> tuple[float, list[int | None], float]:
+    """The best monotone alignment of hops to phrases: its value, each hop's phrase, and the
+    most the path could still gain by growing: the best prefix alignment (the first j
+    phrases taken by these hops) with every later phrase one that a longer path still
+    aligns at the best gain a hop gives (so "the manager" is not spent by a first hop that
+    a later phrase could use better). Leaving phrase j unaligned costs `leave[j]` (nothing
+    when an entity's type explains it); the answer's noun (the last phrase of a
+    `which`-question) may only take the last hop."""
     n, m = len(hops), len(phrases)
     best = [[0.0] * (m + 1)] + [[-math.inf] * (m + 1) for _ in range(n)]
     for j in range(1, m + 1):
@@ -135,10 +139,19 @@ def _align(rank: PathRanking, phrases: Sequence[Phrase], hops: Sequence[Hop],
                 if skipped > value:
                     value, step = skipped, ("skip", j - 1)
                 if hop.asked[j - 1].source and (i == n or not phrases[j - 1].answer):
-                    taken = above[j - 1] + hop.asked[j - 1].gain
+                    gain = hop.asked[j - 1].gain
+                    if phrases[j - 1].answer:  # `which city`'s noun only spares the last hop
+                        gain = min(gain, rank.unasked)  # its cost: it asks for no more hops
+                    taken = above[j - 1] + gain
                     if taken > value:
                         value, step = taken, ("take", j - 1)
             row[j], move[(i, j)] = value, step
+    future = 0.0  # phrases j.. aligned by hops still to come, each at the best gain
+    optimistic = best[n][m]
+    for j in range(m, -1, -1):
+        optimistic = max(optimistic, best[n][j] + future)
+        if j:
+            future += BEST_GAIN if leave[j - 1] else 0.0
     taken_at: list[int | None] = [None] * n
     i, j = n, m
     while i:
@@ -150,7 +163,7 @@ def _align(rank: PathRanking, phrases: Sequence[Phrase], hops: Sequence[Hop],
             i -= 1
         else:
             j = k
-    return best[n][m], taken_at
+    return best[n][m], taken_at, optimistic - best[n][m]
 
 
 def _typed(judge: Judge, phrase: Phrase, hops: Sequence[Hop], start_types: Sequence[str]
@@ -176,17 +189,9 @@ def score(judge: Judge, question: Question, phrases: Sequence[Phrase], hops: Seq
     rank = judge.rank
     leave = [0.0 if _typed(judge, p, hops, start_types) else rank.unexplained
              for p in phrases]
-    total, taken = _align(rank, phrases, hops, leave)
+    total, taken, hope = _align(rank, phrases, hops, leave)
     used = {k for k in taken if k is not None}
-    last = max(used, default=-1)
-    hope = 0.0
-    unexplained: list[str] = []
-    for k, phrase in enumerate(phrases):
-        if k in used or not leave[k]:
-            continue
-        if k > last:  # a longer path could still align it; one before `last` never will
-            hope += rank.unexplained + 1.0
-        unexplained.append(phrase.text)
+    unexplained = [p.text for k, p in enumerate(phrases) if k not in used and leave[k]]
     kind = question.answer_kind
     mismatch = ""
     if kind in KIND_WORDS and hops:

@@ -32,13 +32,14 @@ from graphmem.model.entities import Entity
 from graphmem.model.paths import Edge, Path
 from graphmem.model.relations import RelationInfo
 from graphmem.recall import path_rank, question
-from graphmem.recall.evidence import Judge, Memo, Option, Vector
+from graphmem.recall.evidence import UNTYPED, Judge, Memo, Option, Vector
 from graphmem.recall.path_rank import Hop, PathRanking
 from graphmem.recall.relation_knowledge import Known, RelationKnowledge
 
 Vectors = Callable[[Sequence[str]], Mapping[str, EmbeddingVector]]
 SIBLINGS = 3  # paths of one group (same parent, relation and direction) kept in the beam
 PROBE = 32  # incoming edges of one relation read at an entity past the first hop
+WRITTEN_FITS = 0.5  # a written type this close to the entities' type is a sense of it
 MAY_MEAN = 0.25  # word evidence from which a relation is worth reading backwards at a hub
 
 
@@ -118,20 +119,31 @@ class _Search:
 
     def end_types(self, type_: str, forward: bool, reached: Iterable[Entity]) -> tuple[str,
                                                                                        ...]:
+        """The types an end was written with and the entities' own: a written type is kept
+        only in a sense the entities' type allows (a `field` written for a topic is no
+        field of grass, which WordNet would file under locations)."""
         info = self.known.relations.get(type_)
         written = (info.tail_types if forward else info.head_types) if info else ()
-        return tuple(dict.fromkeys([*written, *(e.type for e in reached)]))
+        folded = list(dict.fromkeys(e.type for e in reached))
+        known = [t for t in folded if t not in UNTYPED]
+        if known and self.judge.senses is not None:
+            written = tuple(w for w in written if any(
+                w == t or (self.judge.kind(w, (t,)) or 0.0) >= WRITTEN_FITS for t in known))
+        return tuple(dict.fromkeys([*written, *folded]))
 
     def incoming(self, beam: Sequence[_Partial]) -> list[str]:
         """The relation types a phrase's words could mean walked backwards: worth reading at
         a hub (a guess from the kind of entity alone is not: everyone who works at a
         company is a person)."""
-        phrases = {p for partial in beam for p in partial.phrases}
+        phrases = {p for partial in beam for p in partial.phrases
+                   if p.kind != question.NOUN or p.relational}  # class nouns take no hop
         wanted = []
         for type_ in self.known.relations:
-            option = Option(type_, False, self.end_types(type_, False, ()))
-            if any(self.judge.evidence(p, option).words >= MAY_MEAN for p in phrases):
-                wanted.append(type_)
+            back = Option(type_, False, self.end_types(type_, False, ()))
+            ahead = Option(type_, True, self.end_types(type_, True, ()))
+            if any(MAY_MEAN <= self.judge.evidence(p, back).words
+                   >= self.judge.evidence(p, ahead).words for p in phrases):
+                wanted.append(type_)  # read backwards at least as well as forwards
         return sorted(wanted)
 
     def expand(self, beam: Sequence[_Partial], first: bool) -> dict[str, list[_Group]]:
