@@ -198,6 +198,13 @@ OPERATIONS: dict[str, tuple[str, str, Variables]] = {
                               ' name: "Ann", attribute: "knows") { totalCount } }', _space),
     "vocabulary": ("read", "query($s: String!) { vocabulary(space: $s) { relations } }",
                    _space),
+    "relations": ("read", "query($s: String!) { relations(space: $s) { type } }", _space),
+    "relationSchema": ("read", "query($s: String!) { relationSchema(space: $s) { version } }",
+                       _space),
+    "declareRelations": ("admin", 'mutation($s: String!) { declareRelations(space: $s,'
+                                  ' relations: [{label: "knows"}]) { version } }', _space),
+    "describeRelations": ("write", "mutation($s: String!) { describeRelations(space: $s)"
+                                   " { model } }", _space),
     "fsck": ("admin", "query($s: String!) { fsck(space: $s) { space } }", _space),
     "spaces": ("read", "query { spaces { totalCount } }", lambda t: {}),
     "auditEntries": ("verify", "query { auditEntries(first: 5) { totalCount } }",

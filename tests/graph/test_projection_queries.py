@@ -24,6 +24,7 @@ CALLERS: dict[str, set[str]] = {
     "traversal/facts_by_id": {"space", "ids"},
     "traversal/expand_groups": {"space", "frontier", "per_group", "probe", "as_of", "valid_at"},
     "traversal/relation_types": {"space"},
+    "traversal/follow": {"space", "frontier", "type", "forward", "cap", "as_of", "valid_at"},
     "entities/find": {"space", "query", "limit"},
     "fsck/edges": {"space", "limit"},
     "fsck/orphans": {"space", "limit"},
