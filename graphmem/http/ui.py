@@ -43,13 +43,14 @@ def bundle_dir(settings: Settings) -> Path:
 
 
 def not_built(settings: Settings, what: str) -> HTMLResponse:
-    """A page saying how to build the bundle: a 503 that never hangs or loads anything."""
-    where = html.escape(str(bundle_dir(settings)))
+    """A page saying how to build the bundle: a 503 that never hangs or loads anything,
+    and names no path of the server's filesystem."""
     body = (
         "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>graphmem: {html.escape(what)} is not built</title></head><body><main>"
         f"<h1>The {html.escape(what)} is not built</h1>"
-        f"<p>graphmem serves it from <code>{where}</code>, which holds no build yet.</p>"
+        "<p>This installation holds no build of it yet (the server names no path of its"
+        " own here).</p>"
         f"<p>Build it with <code>{BUILD_HINT[0]}</code> (or <code>{BUILD_HINT[1]}</code>;"
         " needs Node.js 20.19+ and npm), then reload this page. <code>make run</code> builds"
         " it when it is missing; <code>GRAPHMEM_UI_DIR</code> points at a bundle built"

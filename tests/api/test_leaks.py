@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable, Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -96,3 +97,32 @@ def test_a_revoked_key_and_an_unknown_key_get_the_same_answer(api: Api) -> None:
         issued.token, "gm_sk_0123456789ab_" + "B" * 43, issued.token[:-1] + "x")]
     assert {r.status_code for r in answers} == {401}
     assert {r.json()["errors"][0]["message"] for r in answers} == {INVALID}
+
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_no_response_names_a_path_of_the_servers_filesystem(
+        serve_api: Callable[..., Api], tmp_path: Path) -> None:
+    """Pages for what is not built, errors, health, metrics and the manual: none carries the
+    checkout's, the home's or the bundle's path."""
+    bare = serve_api(ui_dir=tmp_path / "no-bundle")
+    token = bare.key("reader")
+    auth = {"Authorization": f"Bearer {token}"}
+    answers = [httpx.get(f"{bare.base}{path}", headers=headers) for path, headers in (
+        ("/healthz", {}), ("/readyz", {}), ("/metrics", {}), ("/ui/", {}),
+        ("/ui/assets/missing.js", {}), ("/ui/neo4j/guide.html", {}), ("/docs/", {}),
+        ("/docs/no-such-page/", {}), ("/docs/../pyproject.toml", {}), ("/nowhere", {}),
+        ("/graphql", {"Accept": "text/html"}), ("/graphql?query={__typename}", {}))]
+    answers += [httpx.post(f"{bare.base}/graphql", content=body, headers=headers) for body, headers
+                in ((b'{"query": "{ nope }"}', auth), (b"{not json", auth),
+                    (b'{"query": "{"}', auth), (b'{"query": "{ __typename }"}', {}),
+                    (b"x" * 3_000_000, auth))]
+    answers.append(httpx.post(f"{bare.base}/mcp", json={"jsonrpc": "2.0", "id": 1,
+                                                        "method": "tools/list"}))
+    private = {str(ROOT), str(tmp_path), str(bare.settings.home)}
+    if Path.home() != Path("/"):
+        private.add(str(Path.home()))
+    for answer in answers:
+        leaked = [p for p in private if p in answer.text]
+        assert not leaked, f"{answer.request.url} answered {answer.status_code} naming {leaked}"
