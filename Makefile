@@ -21,6 +21,7 @@
 #                against the suite's own managed server (scripts/test-routing.sh)
 #   make test-docker  the same tests against the official neo4j:5.26 and postgres:16 images
 #                (testcontainers; needs a running Docker engine and stops at once without one)
+#   make readme-figures  the README's figures against a fresh measurement (within 20%)
 #   make lint    ruff, mypy --strict and the import-linter contracts (scripts/lint.sh)
 #   make docs    the documentation site: the reference pages regenerated from the code
 #                (scripts/gen_docs.py), then `mkdocs build --strict` into site/, which
@@ -63,7 +64,7 @@ UI_SOURCES := $(shell find ui/src ui/index.html ui/ide.html ui/vite.config.ts ui
 UI_BUNDLE := ui/dist/index.html
 UI_MODULES := ui/node_modules/.package-lock.json
 
-.PHONY: site docs-if-missing setup run test test-repeat test-routing test-docker test-postgres neo4j-jars lint stop compose help ui \
+.PHONY: readme-figures site docs-if-missing setup run test test-repeat test-routing test-docker test-postgres neo4j-jars lint stop compose help ui \
 	ui-if-missing reference-vectors test-sentence-transformers docs
 
 help:
@@ -97,7 +98,13 @@ run:
 	$(GRAPHMEM) serve
 
 test: $(DEV_STAMP) neo4j-jars ui test-postgres
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup --junitxml=test-results/suite.xml \
+		$(PYTEST_ARGS)
+
+# The README's figures (run venv size, test count, suite time) against a measurement: a
+# scratch run venv and the last `make test`'s JUnit report (scripts/readme_figures.py).
+readme-figures: $(STAMP)
+	$(BIN)/python scripts/readme_figures.py --check $(FIGURES_ARGS)
 
 test-repeat: $(DEV_STAMP) neo4j-jars ui test-postgres
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup -m races --count $(REPEAT) $(PYTEST_ARGS)

@@ -17,7 +17,8 @@ SITE = Path(__file__).resolve().parent / "site"
 class BuildWithManual(build_py):
     def run(self) -> None:
         super().run()
-        if (SITE / "index.html").is_file():
+        # an editable install serves the checkout's site/ itself
+        if (SITE / "index.html").is_file() and not self.editable_mode:
             target = Path(self.build_lib) / "graphmem" / "manual"
             shutil.copytree(SITE, target, dirs_exist_ok=True)
 
