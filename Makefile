@@ -11,7 +11,10 @@
 #                .graphmem-test/ that shares them; the development server is not started),
 #                the web UI built when its sources changed, a test Postgres
 #                (scripts/test-postgres.sh), then pytest (the browser tests included;
-#                PYTEST_ARGS='-m "not postgres"' etc. pass through)
+#                PYTEST_ARGS='-m "not postgres"' etc. pass through), all but the soak and
+#                load tests (marked `slow`)
+#   make test-slow  the soak and load tests: processes killed mid-write, Neo4j stopped under
+#                load, hosts behind nginx, the fuzzer, restores into an empty server
 #   make test-repeat  the modules that race by nature (marked `races`: processes, threads,
 #                timers, locks, sockets, the browser) REPEAT times each (default 10), on the
 #                same workers, then each test that failed even once with its failure count
@@ -64,7 +67,7 @@ UI_SOURCES := $(shell find ui/src ui/index.html ui/ide.html ui/vite.config.ts ui
 UI_BUNDLE := ui/dist/index.html
 UI_MODULES := ui/node_modules/.package-lock.json
 
-.PHONY: readme-figures site docs-if-missing setup run test test-repeat test-routing test-docker test-postgres neo4j-jars lint stop compose help ui \
+.PHONY: readme-figures site docs-if-missing setup run test test-slow test-repeat test-routing test-docker test-postgres neo4j-jars lint stop compose help ui \
 	ui-if-missing reference-vectors test-sentence-transformers docs
 
 help:
@@ -98,8 +101,12 @@ run:
 	$(GRAPHMEM) serve
 
 test: $(DEV_STAMP) neo4j-jars ui test-postgres
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup --junitxml=test-results/suite.xml \
-		$(PYTEST_ARGS)
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup --slow=exclude \
+		--junitxml=test-results/suite.xml $(PYTEST_ARGS)
+
+test-slow: $(DEV_STAMP) neo4j-jars ui test-postgres
+	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup --slow=only \
+		--junitxml=test-results/slow.xml $(PYTEST_ARGS)
 
 # The README's figures (run venv size, test count, suite time) against a measurement: a
 # scratch run venv and the last `make test`'s JUnit report (scripts/readme_figures.py).

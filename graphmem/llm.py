@@ -19,6 +19,7 @@ import openai
 from graphmem import admission
 from graphmem.errors import ConfigError, LLMCallFailed
 from graphmem.settings import Settings
+from graphmem.tls import model_http_client
 
 log = logging.getLogger(__name__)
 
@@ -71,7 +72,8 @@ class LLM:
         try:
             self._client = openai.OpenAI(base_url=settings.llm_base_url, api_key=key,
                                          timeout=settings.llm_timeout,
-                                         max_retries=settings.llm_max_retries)
+                                         max_retries=settings.llm_max_retries,
+                                         http_client=model_http_client())
         except (openai.OpenAIError, ValueError) as e:
             raise ConfigError(f"GRAPHMEM_LLM_BASE_URL {settings.llm_base_url!r} is unusable:"
                               f" {_first_line(e)}") from e

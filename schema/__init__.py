@@ -6,6 +6,7 @@ Imports go schema → resolvers → graphmem, never back.
 
 from __future__ import annotations
 
+import functools
 from pathlib import Path
 from typing import Any
 
@@ -45,7 +46,13 @@ def build_schema(settings: Settings | None = None,
     """The schema with the validation limits of `settings` (they never change the SDL), its
     model calls paid from `budget` (the process's, shared with MCP)."""
     settings = settings or load_settings()
-    return _schema(extensions=extensions(settings, paged_fields(_schema()), budget))
+    return _schema(extensions=extensions(settings, _paged(), budget))
+
+
+@functools.cache
+def _paged() -> frozenset[str]:
+    """The paged fields of the schema the code declares: the same for every build."""
+    return paged_fields(_schema())
 
 
 def paged_fields(schema: GraphMemSchema) -> frozenset[str]:

@@ -72,6 +72,13 @@ DEVELOPER = pytest.StashKey[Settings]()
 GRAPH = pytest.StashKey[GraphDriver]()
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--slow", choices=("include", "exclude", "only"), default="include",
+        help="the soak and load tests (marked slow): run them with the rest (the default),"
+             " leave them out (`make test`) or run only them (`make test-slow`)")
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Docker mode without a usable Docker engine is an error before any test runs; then the
     suite moves into its own home (and, for a managed Neo4j, its own server's ports)."""
@@ -80,11 +87,18 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 @pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Mark tests by the real services their fixtures need (before `-m` deselects), and
     group them for a parallel run (`make test`: pytest-xdist, `--dist loadgroup`): a module's
     tests stay on one worker, so its module fixtures are built once, and every test of a
-    private Neo4j server shares one worker, so that server starts once."""
+    private Neo4j server shares one worker, so that server starts once. `--slow` keeps or
+    leaves out the soak and load tests."""
+    wanted = config.getoption("--slow")
+    if wanted != "include":
+        slow = {i.nodeid for i in items if i.get_closest_marker("slow") is not None}
+        keep = wanted == "only"
+        config.hook.pytest_deselected(items=[i for i in items if (i.nodeid in slow) != keep])
+        items[:] = [i for i in items if (i.nodeid in slow) == keep]
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         if names & NEO4J_FIXTURES:

@@ -25,7 +25,7 @@ from graphmem.mirror import migrations as store_migrations
 from graphmem.mirror.db import RelationalStore
 from graphmem.settings import Settings
 
-from support import isolation
+from support import isolation, loopback
 from support.fleet import Fleet, Host
 from support.live_events import Socket
 from support.mirror_support import wait_for
@@ -62,7 +62,7 @@ class Writer(threading.Thread):
 
     def run(self) -> None:
         headers = {"Authorization": f"Bearer {self.token}"}
-        with httpx.Client(timeout=120, headers=headers) as http:
+        with loopback.client(timeout=120, headers=headers) as http:
             n = 0
             while not self.stop.is_set():
                 subject = f"slot_{n % SLOTS}" if self.shared else f"{self.label}_k{n}"
@@ -86,8 +86,8 @@ class Writer(threading.Thread):
 
 
 def gql(base: str, token: str, query: str, variables: dict[str, Any]) -> dict[str, Any]:
-    reply = httpx.post(f"{base}/graphql", json={"query": query, "variables": variables},
-                       headers={"Authorization": f"Bearer {token}"}, timeout=120)
+    reply = loopback.post(f"{base}/graphql", json={"query": query, "variables": variables},
+                          headers={"Authorization": f"Bearer {token}"}, timeout=120)
     body: dict[str, Any] = reply.json()
     assert not body.get("errors"), body
     return body["data"]  # type: ignore[no-any-return]
@@ -219,9 +219,9 @@ def accepted_after_revocation(hosts: list[Host], token: str, limit: float = 60.0
     while len(refused) < len(hosts) and time.monotonic() - began < limit:
         for host in (h for h in hosts if h.name not in refused):
             sent = time.monotonic() - began
-            status = httpx.post(f"{host.base}/graphql", json={"query": "{ __typename }"},
-                                headers={"Authorization": f"Bearer {token}"},
-                                timeout=30).status_code
+            status = loopback.post(f"{host.base}/graphql", json={"query": "{ __typename }"},
+                                   headers={"Authorization": f"Bearer {token}"},
+                                   timeout=30).status_code
             if status == 401:
                 refused.add(host.name)
             else:

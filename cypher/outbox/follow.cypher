@@ -1,9 +1,10 @@
-// The change feed's poll, for every space someone follows: the space's write counter and
-// the outbox entries committed after the tail's position (seq, id), in commit order, at
-// most $limit each. A tail with no position yet gets only the counter (where it starts).
+// The change feed's poll, for every space someone follows: the outbox entries committed after
+// the tail's position (seq, id), in commit order, at most $limit each. A tail with no
+// position yet gets only where the outbox ends as the index shows it (`head`): it starts there.
 UNWIND $tails AS t
-OPTIONAL MATCH (s:Space {key: t.space})
-RETURN t.space AS space, coalesce(s.writes, 0) AS writes,
+WITH t, t.space AS space_key
+RETURN t.space AS space,
+       CASE WHEN t.seq IS NULL THEN @include(fragments/outbox_head) END AS head,
        COLLECT {
          MATCH (o:Outbox {space: t.space})
          WHERE t.seq IS NOT NULL AND o.seq >= t.seq AND [o.seq, o.id] > [t.seq, t.id]

@@ -9,6 +9,7 @@ cuts it.
 from __future__ import annotations
 
 import json
+import os
 import threading
 from collections.abc import Sequence
 from pathlib import Path
@@ -22,6 +23,12 @@ from graphmem.embeddings.types import Vector
 from graphmem.settings import Settings
 
 BATCH = 64
+# Loaded encoders by (process, model folder, threads): one per process however many Runtimes
+# it holds, each a tokenizer, an ONNX session (whose runs are thread-safe) and the
+# tokenizer's lock; a forked child loads its own. Building the graph from the weights costs
+# about a second of CPU.
+_LOADED: dict[tuple[int, Path, int], tuple[Any, Any, threading.Lock]] = {}
+_LOADING = threading.Lock()
 
 
 def max_tokens(folder: Path) -> int:
@@ -31,7 +38,7 @@ def max_tokens(folder: Path) -> int:
 
 
 class OnnxEmbedder:
-    """The encoder and its tokenizer, loaded on first use, once."""
+    """The encoder and its tokenizer, loaded on first use, once per process."""
 
     engine = "onnx"
 
@@ -55,13 +62,20 @@ class OnnxEmbedder:
                     raise EmbedderUnavailable(
                         f"the local embedding model's files are missing ({', '.join(missing)}):"
                         f" {INSTALL_HINT}")
-                try:
-                    self._tokenizer = self._open_tokenizer()
-                    self._session = self._open_session()
-                except (ImportError, OSError, ValueError, RuntimeError) as e:
-                    raise EmbedderUnavailable(
-                        f"the local embedding model at {self.path} failed to load: {e}") from e
+                self._tokenizer, self._session, self._tokenize_lock = self._loaded()
             return self._session
+
+    def _loaded(self) -> tuple[Any, Any, threading.Lock]:
+        key = (os.getpid(), self.path.resolve(), self.threads)
+        with _LOADING:
+            if key not in _LOADED:
+                try:
+                    _LOADED[key] = (self._open_tokenizer(), self._open_session(),
+                                    threading.Lock())
+                except (ImportError, OSError, ValueError, RuntimeError) as e:
+                    raise EmbedderUnavailable(f"the local embedding model at {self.path}"
+                                              f" failed to load: {e}") from e
+            return _LOADED[key]
 
     def _open_tokenizer(self) -> Any:
         from tokenizers import Tokenizer

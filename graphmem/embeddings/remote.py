@@ -8,6 +8,7 @@ from graphmem import admission
 from graphmem.embeddings.errors import EmbedderUnavailable
 from graphmem.embeddings.types import Vector
 from graphmem.settings import Settings
+from graphmem.tls import model_http_client
 
 REMOTE_BATCH = 512
 
@@ -26,7 +27,8 @@ class RemoteEmbedder:
         self._client = openai.OpenAI(base_url=self.base_url,
                                      api_key=secret.get_secret_value() if secret else "unused",
                                      timeout=settings.embedding_timeout,
-                                     max_retries=settings.llm_max_retries)
+                                     max_retries=settings.llm_max_retries,
+                                     http_client=model_http_client())
 
     def embed(self, texts: Sequence[str]) -> list[Vector]:
         out: list[Vector] = []

@@ -266,12 +266,17 @@ def done_ids(graph: GraphDriver, space: str) -> set[str]:
 
 
 # ---- the change feed: entries in commit order, after a position ----------------------------
+MAX_ID = "\uffff"  # above every entry id: (seq, MAX_ID) is after every entry of seq
+Position = tuple[int, str]  # (seq, id) of an entry, or (seq, MAX_ID): after all of seq
+
+
 @dataclass(frozen=True)
 class Followed:
-    """One followed space at a poll: its write counter and the entries after the position."""
+    """One followed space at a poll: where its outbox ends (for a tail not placed yet) and
+    the entries after the tail's position."""
 
     space: str
-    writes: int
+    head: Position | None
     entries: list[OutboxEntry]
 
 
@@ -282,13 +287,17 @@ def _entry(row: dict[str, Any]) -> OutboxEntry:
 
 def follow(graph: GraphDriver, tails: Sequence[tuple[str, int | None, str]], limit: int
            ) -> list[Followed]:
-    """For each (space, seq, id) position (seq None: not placed yet), the space's write
-    counter and up to `limit` entries committed after it: one statement for every space a
-    process follows."""
-    rows = read_one(graph, "outbox/follow", limit=limit, tails=[
+    """For each (space, seq, id) position (seq None: not placed yet: where the outbox ends,
+    see cypher/fragments/outbox_head.cypher), up to `limit` entries committed after it: one
+    statement for every space a process follows."""
+    rows = read_one(graph, "outbox/follow", limit=limit, max_id=MAX_ID, tails=[
         {"space": space, "seq": seq, "id": ident} for space, seq, ident in tails])
-    return [Followed(r["space"], int(r["writes"]), [_entry(e) for e in r["entries"]])
+    return [Followed(r["space"], _position(r["head"]), [_entry(e) for e in r["entries"]])
             for r in rows]
+
+
+def _position(head: list[Any] | None) -> Position | None:
+    return (int(head[0]), str(head[1])) if head is not None else None
 
 
 def since(graph: GraphDriver, space: str, seq: int, ident: str, limit: int
@@ -300,8 +309,10 @@ def since(graph: GraphDriver, space: str, seq: int, ident: str, limit: int
 
 
 def since_time(graph: GraphDriver, space: str, at: datetime, limit: int
-               ) -> tuple[int, list[OutboxEntry]]:
-    """(the space's write counter, up to `limit` entries committed by then and created at or
-    after `at`): where a subscriber that names no cursor starts."""
-    row = read_one(graph, "outbox/since_time", space=space, at=at, limit=limit)[0]
-    return int(row["writes"]), [_entry(e) for e in row["entries"]]
+               ) -> tuple[Position, list[OutboxEntry]]:
+    """(where the outbox ends, up to `limit` entries up to there created at or after `at`):
+    where a subscriber that names no cursor starts."""
+    row = read_one(graph, "outbox/since_time", space=space, at=at, limit=limit, max_id=MAX_ID)[0]
+    head = _position(row["head"])
+    assert head is not None
+    return head, [_entry(e) for e in row["entries"]]

@@ -11,11 +11,10 @@ from datetime import UTC, datetime
 from graphmem.graph import outbox
 from graphmem.runtime import Runtime
 from graphmem.service.changes import END, EventKey
-from graphmem.service.feed import MAX_ID
 
 
 def head(runtime: Runtime, space: str) -> EventKey:
-    """(the space's write counter, after every entry id, after every event of an entry):
+    """The key after the last entry of the space's outbox (cypher/fragments/outbox_head):
     what the feed itself uses for "after everything committed"."""
-    writes, _ = outbox.since_time(runtime.graph, space, datetime.now(UTC), 0)
-    return (writes, MAX_ID, END)
+    head, _ = outbox.since_time(runtime.graph, space, datetime.now(UTC), 0)
+    return (*head, END)

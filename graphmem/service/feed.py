@@ -37,7 +37,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 BATCH = 500  # entries read per space per statement
 BUFFER = 2000  # events kept per followed space
-MAX_ID = "\uffff"  # above every entry id: (seq, MAX_ID, END) is after every entry of seq
 
 
 @dataclass
@@ -99,11 +98,11 @@ class ChangeLog:
               ) -> tuple[list[Change], EventKey]:
         """Where a subscriber that names no cursor starts: the events of entries created at or
         after `at` and committed by now, and the key after them."""
-        writes, entries = outbox.since_time(self.runtime.graph, space, at, limit)
+        head, entries = outbox.since_time(self.runtime.graph, space, at, limit)
         found = [c for e in entries for c in events(e)]
         if len(entries) >= limit:
             return found, (entries[-1].seq or 0, entries[-1].id, END)
-        return found, (writes, MAX_ID, END)
+        return found, (*head, END)
 
 
 class ChangeFeed:
@@ -239,8 +238,9 @@ class ChangeFeed:
             tail = tails[followed.space]
             placed = tail.position is None
             if placed:
-                tail.position = (followed.writes, MAX_ID)
-                tail.start = (followed.writes, MAX_ID, END)
+                assert followed.head is not None
+                tail.position = followed.head
+                tail.start = (*followed.head, END)
                 tail.placed = time.monotonic()
             for entry in followed.entries:
                 tail.add(events(entry))

@@ -56,7 +56,11 @@ class Writes:
 
     def submit(self, call: AuditCall, write: Write) -> list[Result]:
         """The write a caller asked for, redacted before anything reads it: extraction first
-        when it holds no facts."""
+        when it holds no facts. A write over the size caps is refused before the redaction
+        scans its text."""
+        if write.facts is not None:
+            self._check_size(len(write.facts), write.text,
+                             (_raw(f) for f in write.facts))
         write = self._redacted(write)
         if write.facts is None:
             results = (self._forget(call, write) if write.retract
@@ -81,7 +85,7 @@ class Writes:
             facts = [{**f, "action": "RETRACT"} if isinstance(f, Mapping) else f
                      for f in facts]
         proposals = parse_proposals(facts, self.ctx.schema)
-        self._check_size(proposals, write.text)
+        self._check_size(len(proposals), write.text, (p.raw for p in proposals))
         if not write.retract:
             return self._write(call, tuple(proposals), write)
         removals = tuple(p.with_changes(confidence=CERTAIN) if p.confidence is None else p
@@ -90,16 +94,16 @@ class Writes:
         return [Result(r.action, r.subject, r.value, r.fact_id, NOTHING_TO_RETRACT)
                 if r.action == Action.SKIP else r for r in results]
 
-    def _check_size(self, proposals: list[Proposal], text: str) -> None:
+    def _check_size(self, facts: int, text: str, raws: Iterable[str]) -> None:
         """A write stores the message once (the facts without a raw text of their own name
         it) and each fact's own raw text: bounded, so a request never costs many times its
         size."""
         settings = self.ctx.settings
-        if len(proposals) > settings.write_max_facts:
-            raise InvalidInput(f"{len(proposals)} facts in one write: at most"
+        if facts > settings.write_max_facts:
+            raise InvalidInput(f"{facts} facts in one write: at most"
                                f" {settings.write_max_facts} (GRAPHMEM_WRITE_MAX_FACTS);"
                                " split them over several calls")
-        stored = len(text) + sum(len(p.raw) for p in proposals)
+        stored = len(text) + sum(len(raw) for raw in raws)
         if stored > settings.write_max_stored_text:
             raise InvalidInput(
                 f"this write would store {stored:,} characters of text (the message, and"
@@ -257,3 +261,9 @@ class Writes:
         if self.ctx.policy is not None:
             return self.ctx.policy
         return policy_from_json(spaces.stored_policy(self.ctx.graph, self.ctx.key))
+
+
+def _raw(fact: object) -> str:
+    """A fact's own raw text as given (a mapping's `raw`, or the attribute)."""
+    raw = fact.get("raw") if isinstance(fact, Mapping) else getattr(fact, "raw", None)
+    return raw if isinstance(raw, str) else ""

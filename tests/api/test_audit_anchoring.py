@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterator
 
-import httpx
 import pytest
 from pydantic import SecretStr
 
@@ -20,6 +19,7 @@ from graphmem.mirror import audit
 from graphmem.mirror import migrations as store_migrations
 from graphmem.mirror.db import RelationalStore
 
+from support import loopback
 from support.api_support import Api, codes, new_tenant
 
 REMEMBER = ("mutation($s: String!, $f: [FactInput!]!) { rememberFacts(space: $s, facts: $f)"
@@ -135,5 +135,5 @@ def test_a_flood_of_denials_is_one_audit_row_per_operation_a_minute(api: Api) ->
 
 def denied_verifications(api: Api) -> float:
     name = 'graphmem_operations_total{operation="verifyAudit",outcome="FORBIDDEN"}'
-    lines = httpx.get(f"{api.base}/metrics").text.splitlines()
+    lines = loopback.get(f"{api.base}/metrics").text.splitlines()
     return sum(float(line.rsplit(" ", 1)[1]) for line in lines if line.startswith(name))

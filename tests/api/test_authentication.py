@@ -6,13 +6,12 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-import httpx
 import pytest
 
 from graphmem.auth import KeyStore
 from graphmem.auth.pepper import load_pepper
 
-from support import isolation
+from support import isolation, loopback
 from support.api_support import Api, codes, new_tenant
 
 pytestmark = pytest.mark.races
@@ -55,8 +54,8 @@ def test_a_revoked_key_fails_on_the_next_request(api: Api) -> None:
 
 
 def test_health_and_readiness_need_no_key(api: Api) -> None:
-    assert httpx.get(f"{api.base}/healthz").status_code == 200
-    assert httpx.get(f"{api.base}/readyz").status_code == 200
+    assert loopback.get(f"{api.base}/healthz").status_code == 200
+    assert loopback.get(f"{api.base}/readyz").status_code == 200
 
 
 def test_request_id_is_reused_when_valid_and_replaced_when_not(api: Api) -> None:
@@ -66,7 +65,7 @@ def test_request_id_is_reused_when_valid_and_replaced_when_not(api: Api) -> None
         forged = api.post(STATS, {"s": "u"}, headers={"X-Request-ID": bad})
         assert forged.headers["x-request-id"] != bad
         assert len(forged.headers["x-request-id"]) == 32
-    assert httpx.get(f"{api.base}/healthz").headers["x-request-id"]
+    assert loopback.get(f"{api.base}/healthz").headers["x-request-id"]
 
 
 def test_keyless_loopback_is_the_local_admin_when_auth_is_off(

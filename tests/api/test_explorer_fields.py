@@ -11,12 +11,12 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 import pytest
 import websockets
 
 from graphmem import __version__
 
+from support import loopback
 from support.api_support import Api, codes, new_tenant
 from support.llm_fixtures import llm_overrides
 from support.llm_server import LLMServer
@@ -78,7 +78,7 @@ def test_server_info_says_what_the_server_offers(serve_api: Callable[..., Api],
     info = plain.ok(plain.key("reader"), document)["serverInfo"]
     assert info == {"version": __version__, "llmConfigured": False, "neo4jBrowserUrl": browser}
     if managed:
-        assert httpx.get(browser).status_code == 200
+        assert loopback.get(browser).status_code == 200
     external = serve_api(llm_base_url=None, neo4j_uri=plain.settings.bolt_uri)
     info = external.ok(external.key("reader"), document)["serverInfo"]
     assert info["neo4jBrowserUrl"] == ""  # graphmem cannot know an external server's Browser

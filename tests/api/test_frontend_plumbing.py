@@ -15,6 +15,7 @@ import pytest
 from graphmem.errors import ConfigError
 from graphmem.http.persisted import load_manifest
 
+from support import loopback
 from support.api_support import Api, codes
 
 APP = "https://app.example.com"
@@ -30,11 +31,11 @@ def post(api: Api, token: str | None, body: dict[str, object],
     headers = {"Authorization": f"Bearer {token}"} if token else {}
     if origin:
         headers["Origin"] = origin
-    return httpx.post(f"{api.base}/graphql", json=body, headers=headers, timeout=30)
+    return loopback.post(f"{api.base}/graphql", json=body, headers=headers, timeout=30)
 
 
 def preflight(api: Api, origin: str) -> httpx.Response:
-    return httpx.options(f"{api.base}/graphql", timeout=30, headers={
+    return loopback.options(f"{api.base}/graphql", timeout=30, headers={
         "Origin": origin, "Access-Control-Request-Method": "POST",
         "Access-Control-Request-Headers": "authorization, content-type"})
 
@@ -118,6 +119,6 @@ def test_a_trusted_documents_file_must_hash_each_document(tmp_path: Path) -> Non
 def test_browsers_get_the_offline_ide_not_strawberrys(api: Api) -> None:
     """/graphql serves graphmem's own GraphiQL build to a browser (its example tabs are
     checked in Chromium by tests/ui/test_ide.py), never the CDN page."""
-    page = httpx.get(f"{api.base}/graphql", headers={"Accept": "text/html"}, timeout=30).text
+    page = loopback.get(f"{api.base}/graphql", headers={"Accept": "text/html"}, timeout=30).text
     assert 'id="graphiql"' in page
     assert "unpkg.com" not in page and "Welcome to GraphiQL" not in page

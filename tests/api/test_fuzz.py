@@ -22,7 +22,6 @@ from collections.abc import Callable
 from typing import Any
 
 import graphql
-import httpx
 import pytest
 from graphql import (
     ArgumentNode,
@@ -45,6 +44,7 @@ from hypothesis_graphql import Mode, from_schema, nodes
 
 from graphmem.schema import SDL_PATH
 
+from support import loopback
 from support.api_support import Api, new_tenant
 from support.live_events import FIELDS, Socket, cursor, errors_of, provoke
 from support.seeded import Seeded, seed_space
@@ -268,8 +268,8 @@ def _http(api: Api, token: str, tally: Tally, schema: graphql.GraphQLSchema,
         st.tuples(st.just(False), from_schema(sdl, custom_scalars=SCALARS,
                                               mode=Mode.NEGATIVE)))
 
-    with httpx.Client(base_url=api.base, timeout=60,
-                      headers={"Authorization": f"Bearer {token}"}) as client:
+    with loopback.client(base_url=api.base, timeout=60,
+                         headers={"Authorization": f"Bearer {token}"}) as client:
 
         @seed(run_seed)
         @settings(max_examples=examples, deadline=None, database=None,

@@ -23,7 +23,7 @@ from graphmem.errors import Neo4jUnavailable, StoreUnavailable
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
-from support import isolation
+from support import isolation, loopback
 
 pytestmark = pytest.mark.races
 
@@ -82,7 +82,7 @@ def wait_until_healthy(proc: subprocess.Popen[bytes], base: str, log: Path) -> N
     deadline = time.monotonic() + 120
     while proc.poll() is None and time.monotonic() < deadline:
         try:
-            if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
+            if loopback.get(f"{base}/healthz", timeout=2).status_code == 200:
                 return
         except httpx.TransportError:
             pass
@@ -116,13 +116,13 @@ def server(
 
 
 def test_healthz(server: str) -> None:
-    response = httpx.get(f"{server}/healthz")
+    response = loopback.get(f"{server}/healthz")
     assert response.status_code == 200
     assert response.json() == {"status": "ok"}
 
 
 def test_readyz_checks_neo4j_and_the_relational_store(server: str) -> None:
-    response = httpx.get(f"{server}/readyz")
+    response = loopback.get(f"{server}/readyz")
     assert response.status_code == 200, response.text
     body = response.json()
     assert body == {"status": "ready", "checks": {"neo4j": "ok", "relational": "ok"},

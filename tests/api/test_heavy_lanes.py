@@ -12,13 +12,13 @@ import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
-import httpx
 import pytest
 
 from graphmem.schema.inputs import FactInput
 from graphmem.schema.lanes import Lanes, list_items
 from graphmem.service.memory import GraphMem
 
+from support import loopback
 from support.api_support import Api
 from support.mirror_support import wait_for
 
@@ -62,7 +62,7 @@ def held_writes(monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[list[str], th
 
 
 def heavy_gauge(api: Api, state: str) -> int:
-    text = httpx.get(f"{api.base}/metrics", timeout=30).text
+    text = loopback.get(f"{api.base}/metrics", timeout=30).text
     line = next((x for x in text.splitlines()
                  if x.startswith(f'graphmem_heavy_requests{{state="{state}"}}')), None)
     return int(float(line.split()[1])) if line else 0

@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 
+from support import loopback
 from support.api_support import Api, codes, new_tenant
 
 STATS = "query($s: String!) { stats(space: $s) { active flagged } }"
@@ -28,8 +29,8 @@ def writer(api: Api) -> Iterator[str]:
 
 def raw(api: Api, token: str, content: bytes, content_type: str = "application/json",
         method: str = "POST") -> httpx.Response:
-    return httpx.request(method, f"{api.base}/graphql", content=content, timeout=30,
-                         headers={"Authorization": f"Bearer {token}",
+    return loopback.request(method, f"{api.base}/graphql", content=content, timeout=30,
+                            headers={"Authorization": f"Bearer {token}",
                                   "Content-Type": content_type})
 
 
@@ -71,8 +72,8 @@ def test_non_graphql_bodies_are_a_clear_4xx(api: Api, writer: str, content_type:
 
 def test_other_methods_and_get_queries_are_refused(api: Api, writer: str) -> None:
     assert_clear_4xx(raw(api, writer, b"", method="PUT"))
-    response = httpx.get(f"{api.base}/graphql", params={"query": "{ __typename }"},
-                         headers={"Authorization": f"Bearer {writer}"})
+    response = loopback.get(f"{api.base}/graphql", params={"query": "{ __typename }"},
+                            headers={"Authorization": f"Bearer {writer}"})
     assert 400 <= response.status_code < 500
 
 
@@ -143,8 +144,8 @@ def test_a_chunked_body_over_the_cap_is_refused(api: Api, writer: str) -> None:
             yield b"x" * 65536
         yield b'"}'
 
-    response = httpx.post(f"{api.base}/graphql", content=chunks(), timeout=30,
-                          headers={"Authorization": f"Bearer {writer}",
+    response = loopback.post(f"{api.base}/graphql", content=chunks(), timeout=30,
+                             headers={"Authorization": f"Bearer {writer}",
                                    "Content-Type": "application/json"})
     assert response.status_code == 413
 

@@ -7,12 +7,12 @@ import logging
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from pydantic import SecretStr
 
 from graphmem.model.principals import INVALID
 
+from support import loopback
 from support.api_support import Api, codes
 from support.llm_server import LLMServer
 
@@ -74,7 +74,7 @@ def test_readyz_says_unavailable_without_the_reason(serve_api: Callable[..., Api
                                                     caplog: pytest.LogCaptureFixture) -> None:
     broken = serve_api(neo4j_database="nosuchdatabase")
     caplog.set_level(logging.ERROR, logger="graphmem.api.health")
-    response = httpx.get(f"{broken.base}/readyz")
+    response = loopback.get(f"{broken.base}/readyz")
     assert response.status_code == 503
     body = response.json()
     assert body["checks"] == {"neo4j": "unavailable", "relational": "ok"}
@@ -85,9 +85,9 @@ def test_readyz_says_unavailable_without_the_reason(serve_api: Callable[..., Api
 
 def test_readyz_is_rate_limited(serve_api: Callable[..., Api]) -> None:
     limited = serve_api(own=True, rate_per_min=5)
-    answers = [httpx.get(f"{limited.base}/readyz").status_code for _ in range(7)]
+    answers = [loopback.get(f"{limited.base}/readyz").status_code for _ in range(7)]
     assert answers[:5] == [200] * 5 and answers[5:] == [429] * 2
-    assert httpx.get(f"{limited.base}/healthz").status_code == 200  # liveness stays free
+    assert loopback.get(f"{limited.base}/healthz").status_code == 200  # liveness stays free
 
 
 def test_a_revoked_key_and_an_unknown_key_get_the_same_answer(api: Api) -> None:
@@ -109,16 +109,17 @@ def test_no_response_names_a_path_of_the_servers_filesystem(
     bare = serve_api(ui_dir=tmp_path / "no-bundle")
     token = bare.key("reader")
     auth = {"Authorization": f"Bearer {token}"}
-    answers = [httpx.get(f"{bare.base}{path}", headers=headers) for path, headers in (
+    answers = [loopback.get(f"{bare.base}{path}", headers=headers) for path, headers in (
         ("/healthz", {}), ("/readyz", {}), ("/metrics", {}), ("/ui/", {}),
         ("/ui/assets/missing.js", {}), ("/ui/neo4j/guide.html", {}), ("/docs/", {}),
         ("/docs/no-such-page/", {}), ("/docs/../pyproject.toml", {}), ("/nowhere", {}),
         ("/graphql", {"Accept": "text/html"}), ("/graphql?query={__typename}", {}))]
-    answers += [httpx.post(f"{bare.base}/graphql", content=body, headers=headers) for body, headers
+    answers += [loopback.post(f"{bare.base}/graphql", content=body, headers=headers)
+                for body, headers
                 in ((b'{"query": "{ nope }"}', auth), (b"{not json", auth),
                     (b'{"query": "{"}', auth), (b'{"query": "{ __typename }"}', {}),
                     (b"x" * 3_000_000, auth))]
-    answers.append(httpx.post(f"{bare.base}/mcp", json={"jsonrpc": "2.0", "id": 1,
+    answers.append(loopback.post(f"{bare.base}/mcp", json={"jsonrpc": "2.0", "id": 1,
                                                         "method": "tools/list"}))
     private = {str(ROOT), str(tmp_path), str(bare.settings.home)}
     if Path.home() != Path("/"):

@@ -7,13 +7,13 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 import pytest
 from pydantic import SecretStr
 
 from graphmem.http.app import create_app
 from graphmem.settings import Settings
 
+from support import loopback
 from support.api_support import PEPPER, Api, codes, fresh_address, new_tenant
 from support.mirror_support import wait_for
 
@@ -38,12 +38,12 @@ def test_metrics_count_operations_actions_and_errors(api: Api) -> None:
     """The server is shared by the session's tests: each counter is compared with its value
     just before, so the difference is this test's calls and nothing else."""
     token = api.key("writer", new_tenant())
-    before = httpx.get(f"{api.base}/metrics").text
+    before = loopback.get(f"{api.base}/metrics").text
     api.ok(token, 'mutation { rememberFacts(space: "u", facts: [{subject: "s", value: "v"}])'
                   " { action } }")
     api.gql(token, '{ fact(space: "u", id: "missing") { id } }')
     api.post("{ __typename }")
-    after = httpx.get(f"{api.base}/metrics")
+    after = loopback.get(f"{api.base}/metrics")
     assert after.headers["content-type"].startswith("text/plain")
     text = after.text
     added = {key: sample(text, key) - sample(before, key) for key in COUNTED}
@@ -55,39 +55,39 @@ def test_metrics_count_operations_actions_and_errors(api: Api) -> None:
 
 def test_metrics_token_guards_metrics(serve_api: Callable[..., Api]) -> None:
     guarded = serve_api(metrics_token=SecretStr("scrape-s3cret"))
-    refused = httpx.get(f"{guarded.base}/metrics")
+    refused = loopback.get(f"{guarded.base}/metrics")
     assert refused.status_code == 401
     assert codes(refused.json()) == ["UNAUTHENTICATED"]
-    wrong = httpx.get(f"{guarded.base}/metrics", headers={"Authorization": "Bearer nope"})
+    wrong = loopback.get(f"{guarded.base}/metrics", headers={"Authorization": "Bearer nope"})
     assert wrong.status_code == 401
-    ok = httpx.get(f"{guarded.base}/metrics",
-                   headers={"Authorization": "Bearer scrape-s3cret"})
+    ok = loopback.get(f"{guarded.base}/metrics",
+                      headers={"Authorization": "Bearer scrape-s3cret"})
     assert ok.status_code == 200 and "graphmem_errors_total" in ok.text
 
 
 def test_metrics_without_a_token_answer_this_machine_only(
         serve_api: Callable[..., Api]) -> None:
     proxied = serve_api(trusted_proxies=("127.0.0.1",))
-    assert httpx.get(f"{proxied.base}/metrics").status_code == 200, "a scraper on this machine"
-    remote = httpx.get(f"{proxied.base}/metrics", headers={"X-Forwarded-For": fresh_address()})
+    assert loopback.get(f"{proxied.base}/metrics").status_code == 200, "a scraper on this machine"
+    remote = loopback.get(f"{proxied.base}/metrics", headers={"X-Forwarded-For": fresh_address()})
     assert remote.status_code == 403 and codes(remote.json()) == ["FORBIDDEN"]
     assert "GRAPHMEM_METRICS_TOKEN" in remote.json()["errors"][0]["message"]
     direct = serve_api()  # no trusted proxy: a forwarding header is some proxy's
-    forwarded = httpx.get(f"{direct.base}/metrics", headers={"X-Forwarded-For": "127.0.0.1"})
+    forwarded = loopback.get(f"{direct.base}/metrics", headers={"X-Forwarded-For": "127.0.0.1"})
     assert forwarded.status_code == 403
 
 
 def test_graphiql_is_served_to_browsers(api: Api) -> None:
-    page = httpx.get(f"{api.base}/graphql", headers={"Accept": "text/html"})
+    page = loopback.get(f"{api.base}/graphql", headers={"Accept": "text/html"})
     assert page.status_code == 200
     assert "graphiql" in page.text.lower()
 
 
 def test_graphiql_can_be_switched_off(serve_api: Callable[..., Api]) -> None:
     off = serve_api(graphiql=False)
-    assert httpx.get(f"{off.base}/graphql", headers={"Accept": "text/html"}).status_code == 401
+    assert loopback.get(f"{off.base}/graphql", headers={"Accept": "text/html"}).status_code == 401
     token = off.key("reader")
-    page = httpx.get(f"{off.base}/graphql", headers={"Accept": "text/html",
+    page = loopback.get(f"{off.base}/graphql", headers={"Accept": "text/html",
                                                      "Authorization": f"Bearer {token}"})
     assert page.status_code == 404
     assert "graphiql" not in page.text.lower()
@@ -151,8 +151,8 @@ def test_the_embedding_backlog_is_on_metrics(serve_api: Callable[..., Api]) -> N
         assert held.wait(60), "the worker never took the first fact"
         for n in range(1, 4):
             api.ok(token, write % n)
-        assert sample(httpx.get(f"{api.base}/metrics").text, "graphmem_embedding_backlog") == 3
+        assert sample(loopback.get(f"{api.base}/metrics").text, "graphmem_embedding_backlog") == 3
     finally:
         release.set()
-    wait_for(lambda: sample(httpx.get(f"{api.base}/metrics").text,
+    wait_for(lambda: sample(loopback.get(f"{api.base}/metrics").text,
                             "graphmem_embedding_backlog") == 0, 30)

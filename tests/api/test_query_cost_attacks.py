@@ -20,6 +20,7 @@ import httpx
 import pytest
 import websockets
 
+from support import loopback
 from support.api_support import Api, codes
 
 pytestmark = pytest.mark.races
@@ -91,7 +92,7 @@ def health_watch(api: Api) -> Iterator[list[float]]:
     stop = threading.Event()
 
     def poll() -> None:
-        with httpx.Client(timeout=5) as client:
+        with loopback.client(timeout=5) as client:
             while not stop.is_set():
                 started = time.perf_counter()
                 try:

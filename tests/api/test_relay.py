@@ -8,11 +8,11 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 import pytest
 
 from graphmem.schema.relay import global_id
 
+from support import loopback
 from support.api_support import Api, codes, new_tenant
 
 pytestmark = pytest.mark.races
@@ -140,9 +140,9 @@ def test_keyset_pages_skip_and_repeat_nothing_while_another_thread_writes(api: A
     def writer() -> None:
         n = 0
         while not stop.is_set() and n < 60:
-            body = httpx.post(f"{api.base}/graphql", timeout=60,
-                              headers={"Authorization": f"Bearer {token}"},
-                              json={"query": REMEMBER, "variables": {
+            body = loopback.post(f"{api.base}/graphql", timeout=60,
+                                 headers={"Authorization": f"Bearer {token}"},
+                                 json={"query": REMEMBER, "variables": {
                                   "s": "u", "f": [{"subject": f"new{n}", "value": "x"}]}}).json()
             written.append(body["data"]["rememberFacts"][0]["factId"])
             n += 1
@@ -178,7 +178,7 @@ def test_total_count_is_counted_only_when_asked(api: Api) -> None:
 def statement_counts(api: Api) -> dict[str, float]:
     """The server's `graphmem_cypher_statements_total` by statement."""
     found: dict[str, float] = {}
-    for line in httpx.get(f"{api.base}/metrics", timeout=30).text.splitlines():
+    for line in loopback.get(f"{api.base}/metrics", timeout=30).text.splitlines():
         if line.startswith('graphmem_cypher_statements_total{statement="'):
             name = line.split('"')[1]
             found[name] = float(line.rsplit(" ", 1)[1])

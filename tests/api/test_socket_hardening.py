@@ -11,13 +11,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import httpx
 import pytest
 import websockets
 
 from graphmem.auth import KeyStore
 from graphmem.auth.pepper import load_pepper
 
+from support import loopback
 from support.api_support import Api, codes, fresh_address, new_tenant
 
 pytestmark = pytest.mark.races
@@ -133,7 +133,7 @@ def test_a_key_revoked_on_another_host_closes_its_socket(
 
 def _count_http(api: Api, token: str, address: str, n: int) -> int:
     allowed = 0
-    with httpx.Client(timeout=30) as client:
+    with loopback.client(timeout=30) as client:
         for _ in range(n):
             response = client.post(f"{api.base}/graphql", json={"query": STATS}, headers={
                 "Authorization": f"Bearer {token}", "X-Forwarded-For": address})

@@ -7,10 +7,10 @@ import asyncio
 import json
 from typing import Any
 
-import httpx
 import pytest
 import websockets
 
+from support import loopback
 from support.api_support import Api, new_tenant
 
 pytestmark = pytest.mark.races
@@ -47,7 +47,7 @@ async def _next(ws: Any) -> dict[str, Any]:
 
 
 async def _remember(api: Api, token: str, space: str, facts: list[dict[str, Any]]) -> Any:
-    async with httpx.AsyncClient() as client:
+    async with loopback.async_client() as client:
         response = await client.post(f"{api.base}/graphql", timeout=60,
                                      headers={"Authorization": f"Bearer {token}"},
                                      json={"query": REMEMBER, "variables": {"s": space,

@@ -9,7 +9,6 @@ import re
 from pathlib import Path
 from urllib.parse import urlsplit
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 from starlette.applications import Starlette
@@ -18,6 +17,7 @@ from starlette.testclient import TestClient
 from graphmem.http import csp, docs
 
 from .conftest import ROOT, mkdocs_build
+from support import loopback
 from support.ui_support import ARTIFACTS, Server, open_page
 
 pytestmark = pytest.mark.races
@@ -106,7 +106,7 @@ def test_an_unbuilt_site_says_how_to_build_it(tmp_path: Path) -> None:
 
 
 def test_graphmem_serve_serves_docs_without_a_key(docs_server: Server) -> None:
-    answer = httpx.get(f"{docs_server.base}/docs/reference/settings/", timeout=30)
+    answer = loopback.get(f"{docs_server.base}/docs/reference/settings/", timeout=30)
     assert answer.status_code == 200 and "GRAPHMEM_HOME" in answer.text
     assert answer.headers["content-security-policy"] == csp.POLICY
 

@@ -5,6 +5,7 @@ would be), and the floor pruning and erasure leave for older cursors to read the
 from __future__ import annotations
 
 import asyncio
+import threading
 from collections.abc import AsyncGenerator, Callable
 
 import pytest
@@ -12,6 +13,7 @@ import pytest
 from graphmem import GraphMem
 from graphmem.graph import outbox
 from graphmem.runtime import Runtime
+from graphmem.service.change_head import head
 from graphmem.service.changes import (
     CONFLICT_CLOSED,
     CONFLICT_OPENED,
@@ -130,3 +132,50 @@ def test_pending_proposals_and_their_settlement_are_events(
     assert [(c.change, c.conflict_id) for c in pending] == [
         ("proposed", proposal.conflict_id), ("rejected", proposal.conflict_id)]
     assert pending[0].value == "Warfarin 7mg" and pending[1].fact_id == proposal.fact_id
+
+
+def test_a_tail_placed_while_a_write_commits_skips_none_of_its_events(
+        runtime: Runtime, make_runtime: Callable[..., Runtime]) -> None:
+    """A writer streams to one space while a feed of another runtime (another process) is
+    joined after the space's head and left again, over and over, so that tails are placed
+    while writes commit. Neo4j applies a committing transaction's property updates before
+    its index updates: a head or a tail placed by the Space node's write counter named, for a
+    moment, a write whose outbox entry the index did not find yet, and that write's events
+    were skipped (about one subscription in thirty on two loaded cores). The first event
+    each subscription hears must be the log's first after its cursor."""
+    space = isolation.space("placed")
+    writer = GraphMem(space, runtime=make_runtime())  # the real model embeds beside it
+    writer.remember_facts([{"subject": "s", "value": "0"}])
+    key = writer.space.key
+    stop = threading.Event()
+
+    def stream() -> None:
+        count = 0
+        while not stop.is_set():
+            count += 1
+            writer.remember_facts([{"subject": f"s{count % 20}", "value": str(count)}])
+
+    async def scenario() -> list[str]:
+        feed, log, skipped = ChangeFeed(runtime, interval=0.05), ChangeLog(runtime), []
+        try:
+            for _ in range(200):
+                cursor = await asyncio.to_thread(head, runtime, key)
+                events = feed.subscribe(key, frozenset({FACT_CHANGED}), after=cursor)
+                heard = await asyncio.wait_for(anext(events), 30)
+                await events.aclose()
+                first, _, _ = await asyncio.to_thread(log.after, key, cursor)
+                if first[0].key != heard.key:
+                    skipped.append(f"after {cursor}: heard {heard.key}, the log's first is"
+                                   f" {first[0].key}")
+        finally:
+            await feed.close()
+        return skipped
+
+    streaming = threading.Thread(target=stream, name="streaming-writer")
+    streaming.start()
+    try:
+        skipped = asyncio.run(scenario())
+    finally:
+        stop.set()
+        streaming.join(60)
+    assert skipped == []

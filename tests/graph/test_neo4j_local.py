@@ -19,7 +19,6 @@ from functools import partial
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
-import httpx
 import pytest
 from typer.testing import CliRunner
 
@@ -30,6 +29,8 @@ from graphmem.neo4j_local import jars, manager
 from graphmem.neo4j_local.jars import locked_jars
 from graphmem.neo4j_local.manager import LocalNeo4j
 from graphmem.settings import Settings, load_settings
+
+from support import loopback
 
 pytestmark = pytest.mark.races
 
@@ -102,7 +103,7 @@ def test_bolt_answers_with_the_generated_password(managed: LocalNeo4j) -> None:
 
 
 def test_browser_is_served(managed: LocalNeo4j) -> None:
-    response = httpx.get(f"http://127.0.0.1:{managed.settings.neo4j_http_port}/browser/")
+    response = loopback.get(f"http://127.0.0.1:{managed.settings.neo4j_http_port}/browser/")
     assert response.status_code == 200
     assert "text/html" in response.headers["content-type"]
     assert "neo4j" in response.text.lower()

@@ -19,6 +19,7 @@ from graphmem.model import Space
 from graphmem.model.recall import NO_FACTS
 from graphmem.runtime import Runtime
 
+from support import loopback
 from support.api_support import Api, new_tenant
 from support.mcp_support import http, messages, text_of
 
@@ -41,13 +42,13 @@ def initialize(api: Api, token: str) -> httpx.Response:
     body = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
         "protocolVersion": PROTOCOL, "capabilities": {},
         "clientInfo": {"name": "test", "version": "1"}}}
-    return httpx.post(url(api), json=body, timeout=30, headers={
+    return loopback.post(url(api), json=body, timeout=30, headers={
         "Authorization": f"Bearer {token}", "Accept": ACCEPT})
 
 
 def test_no_key_is_refused_with_401(api: Api) -> None:
-    response = httpx.post(url(api), json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
-                          headers={"Accept": ACCEPT}, timeout=30)
+    response = loopback.post(url(api), json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"},
+                             headers={"Accept": ACCEPT}, timeout=30)
     assert response.status_code == 401
     assert response.headers["www-authenticate"].startswith("Bearer")
     assert "Bearer gm_sk_" in response.json()["errors"][0]["message"]
@@ -125,10 +126,10 @@ def test_a_session_answers_only_its_key_and_its_stream_ends_when_the_key_is_revo
                 "mcp-protocol-version": PROTOCOL, "Accept": ACCEPT}
 
     ready = {"jsonrpc": "2.0", "method": "notifications/initialized"}
-    assert httpx.post(url(api), json=ready, headers=headers(owner.token),
-                      timeout=30).status_code == 202
-    stolen = httpx.post(url(api), json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
-                        headers=headers(other.token), timeout=30)
+    assert loopback.post(url(api), json=ready, headers=headers(owner.token),
+                         timeout=30).status_code == 202
+    stolen = loopback.post(url(api), json={"jsonrpc": "2.0", "id": 2, "method": "tools/list"},
+                           headers=headers(other.token), timeout=30)
     assert stolen.status_code == 404
 
     ended: dict[str, float] = {}
@@ -152,8 +153,8 @@ def test_a_session_answers_only_its_key_and_its_stream_ends_when_the_key_is_revo
     listener.join(timeout=30)
     assert not listener.is_alive(), "the notification stream stayed open after revocation"
     assert "at" in ended
-    after = httpx.post(url(api), json={"jsonrpc": "2.0", "id": 3, "method": "tools/list"},
-                       headers=headers(owner.token), timeout=30)
+    after = loopback.post(url(api), json={"jsonrpc": "2.0", "id": 3, "method": "tools/list"},
+                          headers=headers(owner.token), timeout=30)
     assert after.status_code == 401
 
 
@@ -161,7 +162,7 @@ def test_tool_calls_are_counted_in_the_metrics(api: Api) -> None:
     with http(url(api), api.key("reader", new_tenant())) as reader:
         reader.text("list_memories", {})
         reader.call("delete_all", {})
-    metrics = httpx.get(f"{api.base}/metrics", timeout=30).text
+    metrics = loopback.get(f"{api.base}/metrics", timeout=30).text
     assert 'graphmem_operations_total{operation="list_memories",outcome="ok"}' in metrics
     assert 'graphmem_operations_total{operation="delete_all",outcome="FORBIDDEN"}' in metrics
     assert 'graphmem_http_requests_total{route="/mcp",status="200"}' in metrics

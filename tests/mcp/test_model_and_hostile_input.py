@@ -10,7 +10,6 @@ from collections.abc import Callable
 from typing import Any
 
 import anyio
-import httpx
 import pytest
 from mcp.shared.exceptions import MCPDeprecationWarning
 
@@ -19,6 +18,7 @@ from graphmem.auth import KeyStore
 from graphmem.model import Space
 from graphmem.runtime import Runtime
 
+from support import loopback
 from support.api_support import Api, new_tenant
 from support.llm_fixtures import llm_overrides
 from support.llm_server import LLMServer
@@ -98,19 +98,17 @@ def test_hostile_arguments_get_tool_errors_and_the_server_stays_up(api: Api) -> 
                 assert result.is_error, (name, arguments, shown)
             assert expected in shown, (name, shown)
             assert "Traceback" not in shown and "File \"" not in shown, shown
-        big = httpx.post(f"{api.base}/mcp", content=b"{" + b" " * (2 * 1024 * 1024) + b"}",
-                         headers={"Authorization": f"Bearer {api.key('admin', new_tenant())}",
-                                  "Content-Type": "application/json",
-                                  "Accept": "application/json, text/event-stream"}, timeout=30)
+        headers = {"Authorization": f"Bearer {api.key('admin', new_tenant())}",
+                   "Content-Type": "application/json",
+                   "Accept": "application/json, text/event-stream"}
+        big = loopback.post(f"{api.base}/mcp", content=b"{" + b" " * (2 * 1024 * 1024) + b"}",
+                            headers=headers, timeout=30)
         assert big.status_code == 413
-        garbage = httpx.post(f"{api.base}/mcp", content=b"{not json",
-                             headers={"Authorization": f"Bearer {api.key('admin', new_tenant())}",
-                                      "Content-Type": "application/json",
-                                      "Accept": "application/json, text/event-stream"},
-                             timeout=30)
+        garbage = loopback.post(f"{api.base}/mcp", content=b"{not json", headers=headers,
+                                timeout=30)
         assert 400 <= garbage.status_code < 500
         assert admin.text("list_memories", {}) == "No memories stored."
-    assert httpx.get(f"{api.base}/healthz", timeout=30).status_code == 200
+    assert loopback.get(f"{api.base}/healthz", timeout=30).status_code == 200
 
 
 def test_graphmem_mcp_acts_with_the_key_it_is_given(

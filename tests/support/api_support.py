@@ -23,7 +23,7 @@ from graphmem.http.app import create_app
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings
 
-from support import isolation
+from support import isolation, loopback
 
 PEPPER = SecretStr("test-pepper-" + "0" * 40)
 
@@ -51,7 +51,7 @@ class Api:
     def open_subscriptions(self) -> int:
         """The server's gauge of open subscriptions (one server serves a worker's tests one
         at a time, so a test's change to it is the test's own)."""
-        text = httpx.get(f"{self.base}/metrics", timeout=30).text
+        text = loopback.get(f"{self.base}/metrics", timeout=30).text
         line = next(x for x in text.splitlines()
                     if x.startswith("graphmem_subscriptions_active "))
         return int(float(line.split()[1]))
@@ -74,8 +74,8 @@ class Api:
         sent = dict(headers or {})
         if token is not None:
             sent["Authorization"] = f"Bearer {token}"
-        return httpx.post(f"{self.base}/graphql", json={"query": query, "variables": variables},
-                          headers=sent, timeout=30)
+        return loopback.post(f"{self.base}/graphql", json={"query": query, "variables": variables},
+                             headers=sent, timeout=30)
 
     def gql(self, token: str | None, query: str,
             variables: dict[str, Any] | None = None) -> dict[str, Any]:

@@ -28,6 +28,8 @@ from cryptography.fernet import Fernet
 
 from graphmem.settings import Settings
 
+from support import loopback
+
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 READY_WAIT = 180.0
 
@@ -77,7 +79,7 @@ class Host:
                 raise RuntimeError(f"{self.name} exited with {self.proc.returncode}:"
                                    f" {self.log.read_text()[-2000:]}")
             try:
-                if httpx.get(f"{self.base}/readyz", timeout=2).status_code == 200:
+                if loopback.get(f"{self.base}/readyz", timeout=2).status_code == 200:
                     return
             except httpx.TransportError:
                 pass
@@ -158,7 +160,7 @@ class Fleet:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             try:
-                if httpx.get(f"{self.base}/healthz", timeout=2).status_code == 200:
+                if loopback.get(f"{self.base}/healthz", timeout=2).status_code == 200:
                     return
             except httpx.TransportError:
                 time.sleep(0.1)

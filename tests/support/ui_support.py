@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import httpx
 import pytest
 import uvicorn
 from playwright.sync_api import (
@@ -33,7 +32,7 @@ from graphmem.auth import KeyStore
 from graphmem.http.app import create_app
 from graphmem.settings import Settings
 
-from support import isolation
+from support import isolation, loopback
 
 ROOT = Path(__file__).resolve().parents[2]
 UI = ROOT / "ui"
@@ -81,9 +80,9 @@ class Server:
             ) -> dict[str, Any]:
         """A GraphQL call that must succeed; returns `data` (test set-up goes through the
         same public API the UI uses)."""
-        response = httpx.post(f"{self.base}/graphql", json={"query": query,
-                              "variables": variables or {}},
-                              headers={"Authorization": f"Bearer {token}"}, timeout=60)
+        response = loopback.post(f"{self.base}/graphql", json={"query": query,
+                                 "variables": variables or {}},
+                                 headers={"Authorization": f"Bearer {token}"}, timeout=60)
         body: dict[str, Any] = response.json()
         assert response.status_code == 200 and "errors" not in body, body
         data: dict[str, Any] = body["data"]

@@ -7,13 +7,13 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from graphmem.http import csp
 from graphmem.schema.examples import documents
 
+from support import loopback
 from support.ui_support import Server, open_page, screenshot
 
 pytestmark = pytest.mark.races
@@ -91,8 +91,8 @@ def test_the_ide_opens_with_an_example_per_main_feature(browser: Browser,
 
 
 def test_the_ide_page_and_the_ui_carry_the_content_security_policy(server: Server) -> None:
-    ide = httpx.get(f"{server.base}/graphql", headers=HTML)
-    ui = httpx.get(f"{server.base}/ui/")
+    ide = loopback.get(f"{server.base}/graphql", headers=HTML)
+    ui = loopback.get(f"{server.base}/ui/")
     assert ide.status_code == 200 and ui.status_code == 200
     for page in (ide, ui):
         assert page.headers["content-security-policy"] == csp.POLICY
@@ -104,7 +104,7 @@ def test_the_ide_page_and_the_ui_carry_the_content_security_policy(server: Serve
     scripts = [t for t in tags if t not in data]
     assert scripts and all('src="/ui/assets/' in line for line in scripts)
     asset = scripts[0].split('src="')[1].split('"')[0]
-    served = httpx.get(server.base + asset)
+    served = loopback.get(server.base + asset)
     assert served.status_code == 200
     assert served.headers["content-type"].startswith("text/javascript")
     assert "immutable" in served.headers["cache-control"]
@@ -114,17 +114,17 @@ def test_without_a_bundle_the_pages_say_how_to_build_it(serve_ui: Callable[..., 
                                                         tmp_path: Path) -> None:
     bare = serve_ui(ui_dir=tmp_path / "missing")
     for url, headers in ((f"{bare.base}/graphql", HTML), (f"{bare.base}/ui/", {})):
-        page = httpx.get(url, headers=headers)
+        page = loopback.get(url, headers=headers)
         assert page.status_code == 503
         assert "npm ci && npm run build" in page.text and "make ui" in page.text
         assert page.headers["content-security-policy"] == csp.POLICY
     token = bare.key("reader")
-    answer = httpx.post(f"{bare.base}/graphql", json={"query": "{ __typename }"},
-                        headers={"Authorization": f"Bearer {token}"})
+    answer = loopback.post(f"{bare.base}/graphql", json={"query": "{ __typename }"},
+                           headers={"Authorization": f"Bearer {token}"})
     assert answer.json() == {"data": {"__typename": "Query"}}
 
 
 def test_assets_outside_the_bundle_are_not_served(server: Server) -> None:
     for path in ("/ui/assets/../index.html", "/ui/assets/%2e%2e/%2e%2e/README.md",
                  "/ui/assets/nothing.js"):
-        assert httpx.get(server.base + path).status_code == 404
+        assert loopback.get(server.base + path).status_code == 404

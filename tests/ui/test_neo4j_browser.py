@@ -8,7 +8,6 @@ import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
-import httpx
 import pytest
 from playwright.sync_api import Browser, expect
 
@@ -16,6 +15,7 @@ from graphmem.neo4j_local import browser as guide
 from graphmem.neo4j_local.manager import LocalNeo4j
 from graphmem.settings import Settings, load_settings
 
+from support import loopback
 from support.ui_support import Server, free_port, screenshot
 
 pytestmark = pytest.mark.races
@@ -57,15 +57,15 @@ def test_the_managed_conf_points_browser_at_graphmem(private_neo4j: Settings,
 
 def test_the_guide_holds_every_saved_query_as_a_runnable_block(browser_server: Server
                                                                 ) -> None:
-    page = httpx.get(f"{browser_server.base}/ui/neo4j/guide.html",
-                     headers={"Origin": "http://127.0.0.1:7474"})
+    page = loopback.get(f"{browser_server.base}/ui/neo4j/guide.html",
+                        headers={"Origin": "http://127.0.0.1:7474"})
     assert page.status_code == 200
     assert page.headers["access-control-allow-origin"] == "*"
     for query in guide.saved_queries():
         assert query.statement.splitlines()[0].replace("'", "&#x27;").replace(
             ">", "&gt;") in page.text
     assert page.text.count('<pre class="code runnable">') >= len(guide.saved_queries()) + 2
-    preflight = httpx.options(f"{browser_server.base}/ui/neo4j/style.grass", headers={
+    preflight = loopback.options(f"{browser_server.base}/ui/neo4j/style.grass", headers={
         "Origin": "http://127.0.0.1:7474", "Access-Control-Request-Method": "GET",
         "Access-Control-Request-Headers": "pragma,cache-control"})
     assert preflight.status_code == 204
