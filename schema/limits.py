@@ -57,7 +57,6 @@ MAX_REPEATED = 100  # fields of one selection that answer to the same name
 # A document this short is checked on the event loop at once (a millisecond or two at most:
 # it cannot hold more than a few dozen fields), never queued behind larger ones on the pool.
 INLINE_CHECK_CHARS = 1000
-MAX_RETENTION_DAYS = 1_000_000
 
 K = TypeVar("K")
 V = TypeVar("V")
@@ -395,11 +394,3 @@ def check_limit(limit: int, settings: Settings) -> int:
     if not 1 <= limit <= settings.api_max_page:
         raise InvalidInput(f"limit must be between 1 and {settings.api_max_page}, got {limit}")
     return limit
-
-
-def check_days(days: float | None) -> float | None:
-    """A retention period a date can hold (the service layer refuses zero and negatives)."""
-    if days is not None and days > MAX_RETENTION_DAYS:
-        raise InvalidInput(f"a retention period is at most {MAX_RETENTION_DAYS:,} days, got"
-                           f" {days:g}")
-    return days

@@ -12,7 +12,6 @@ from graphmem.schema.enums import PolicyMode
 from graphmem.schema.fields import GraphInfo, SpaceArg, mutation, run, space_key
 from graphmem.schema.graph_types import Entity, RelationDescription, RelationSchema
 from graphmem.schema.inputs import FactInput, RelationInput, SourceRankInput
-from graphmem.schema.limits import check_days
 from graphmem.schema.receipt_types import (
     AttestationReceipt,
     Decision,
@@ -140,13 +139,13 @@ class Mutation:
                                      " (days; default: the space's, else the setting).")
     async def purge(self, info: GraphInfo, space: SpaceArg,
                     retention_days: float | None = None) -> ErasureReceipt:
-        return _erasure(await run(info, space, retention_days=check_days(retention_days)))
+        return _erasure(await run(info, space, retention_days=retention_days))
 
     @mutation("Set the space's retention period for purge, in days"
                                      " (admin capability); null: back to the default.")
     async def set_retention(self, info: GraphInfo, space: SpaceArg,
                             days: float | None = None) -> ChangeResult:
-        return ChangeResult(message=await run(info, space, days=check_days(days)))
+        return ChangeResult(message=await run(info, space, days=days))
 
     @mutation("A signed statement of the space's ACTIVE facts (or those"
                                      " of some subjects) and of the audit chain's head.")

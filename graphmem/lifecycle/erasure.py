@@ -208,10 +208,18 @@ def erase_subtree(runtime: Clients, tenant: str, user: str | None = None,
                           anchor, fields)
 
 # ---- retention -----------------------------------------------------------------------------
+MAX_RETENTION_DAYS = 1_000_000  # a date this far back still exists; further does not
+
+
 def days(value: timedelta | float) -> float:
+    """A retention period in days: positive, at most MAX_RETENTION_DAYS."""
     period = value.total_seconds() / 86400 if isinstance(value, timedelta) else float(value)
-    if period <= 0:
-        raise InvalidInput("a retention period must be positive (days, or a timedelta)")
+    if not period > 0:
+        raise InvalidInput(f"a retention period must be positive (days, or a timedelta), got"
+                           f" {period:g}")
+    if not period <= MAX_RETENTION_DAYS:
+        raise InvalidInput(f"a retention period is at most {MAX_RETENTION_DAYS:,} days, got"
+                           f" {period:g}")
     return period
 
 def set_retention(store: RelationalStore, space: str, period: timedelta | float | None) -> None:

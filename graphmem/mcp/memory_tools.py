@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context
@@ -234,6 +233,6 @@ async def check_before_act(ctx: Context[Any, Any], subjects: Subjects,
     """Before an action that relies on some subjects: `OK to act on: …` with the facts, or
     `Refused: …` with every reason (no current value, flagged, pending approval, too old).
     E.g. {"subjects": ["plan", "billing_email"], "max_age_seconds": 86400}."""
-    age = None if max_age_seconds is None else timedelta(seconds=max_age_seconds)
     return await call(ctx, "check_before_act", space_of(user_id, agent_id, run_id),
-                      lambda mem: mem.records.check_before_act(subjects, max_age=age))
+                      lambda mem: mem.records.check_before_act(subjects,
+                                                               max_age=max_age_seconds))

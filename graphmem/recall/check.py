@@ -28,13 +28,20 @@ def _age(seconds: float) -> str:
     return f"{seconds:.3g}s"
 
 
+MAX_AGE = timedelta(days=365 * 1000)
+
+
 def _max_age(max_age: timedelta | float | None) -> timedelta | None:
+    """A positive age of at most MAX_AGE: older than that, no stored time can be."""
     if max_age is None:
         return None
-    age = max_age if isinstance(max_age, timedelta) else timedelta(seconds=float(max_age))
-    if age.total_seconds() <= 0:
-        raise InvalidInput("max_age must be positive (a timedelta or a number of seconds)")
-    return age
+    seconds = (max_age.total_seconds() if isinstance(max_age, timedelta)
+               else float(max_age))
+    if not 0 < seconds <= MAX_AGE.total_seconds():
+        raise InvalidInput(f"max_age (maxAgeSeconds) must be a positive number of seconds up to"
+                           f" {MAX_AGE.total_seconds():,.0f} ({MAX_AGE.days // 365:,} years),"
+                           f" got {seconds:g}")
+    return timedelta(seconds=seconds)
 
 
 def _changed_at(row: dict[str, Any], fact: Fact, now: datetime) -> datetime | None:

@@ -98,8 +98,10 @@ def test_subjects_fold_onto_declared_slots(make_plain_mem: Callable[..., GraphMe
 def test_bad_arguments_are_invalid_input(mem: GraphMem) -> None:
     with pytest.raises(InvalidInput, match="at least one subject"):
         mem.records.check_before_act([])
-    with pytest.raises(InvalidInput, match="max_age must be positive"):
+    with pytest.raises(InvalidInput, match=r"max_age \(maxAgeSeconds\) must be a positive"):
         mem.records.check_before_act(["plan"], max_age=0)
+    with pytest.raises(InvalidInput, match="up to 31,536,000,000 .* got 2.3e"):
+        mem.records.check_before_act(["plan"], max_age=2.3e16)  # a timedelta cannot hold it
 
 
 def test_more_subjects_than_one_call_may_name_are_refused(mem: GraphMem) -> None:
