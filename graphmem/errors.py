@@ -49,18 +49,30 @@ class ConfigError(GraphMemError):
     """A setting or a slot schema is malformed."""
 
 
-class Neo4jUnavailable(GraphMemError):
+class Outage(GraphMemError):
+    """A store the call needs cannot be reached: the call may work when retried. The client
+    reads `retry_hint` (what is down, and that a retry will work), never the message, which
+    names addresses for the operator; the server logs an outage once, then a summary
+    (graphmem.outage_log), never a traceback per request."""
+
+    code = UNAVAILABLE
+    retry_after: ClassVar[int] = 5  # seconds, the HTTP Retry-After a client is sent
+
+    @classmethod
+    def retry_hint(cls) -> str:
+        return f"{cls.kind}; retry in a few seconds"
+
+
+class Neo4jUnavailable(Outage):
     """Neo4j is down, unreachable or refuses our credentials."""
 
-    code = UNAVAILABLE
-    kind = "the graph store (Neo4j) is unavailable"
+    kind = "the graph store (Neo4j) is unreachable"
 
 
-class StoreUnavailable(GraphMemError):
+class StoreUnavailable(Outage):
     """The relational store (SQLite or Postgres) cannot be reached or opened."""
 
-    code = UNAVAILABLE
-    kind = "the relational store is unavailable"
+    kind = "the relational store is unreachable"
 
 
 class SchemaOutdated(GraphMemError):

@@ -26,3 +26,4 @@ class RequestContext:
     limiter: RateLimiter | None = None
     loaders: dict[tuple[Any, ...], Any] = field(default_factory=dict)
     consistency: str | None = None  # the `Graphmem-Consistency` header: reads wait for it
+    retry_after: int | None = None  # seconds: a store the request needed was unreachable

@@ -2,8 +2,9 @@
 
 Errors raised before execution (syntax, validation, variable coercion) are the caller's
 input: BAD_USER_INPUT with the message. During execution the error class decides (its
-`code` and `shown`, graphmem.errors). An INTERNAL or outage error gets a reference id; its
-detail is logged under the same id and never sent.
+`code` and `shown`, graphmem.errors). An INTERNAL error gets a reference id; its detail is
+logged under the same id and never sent. A store outage says what is down and to retry
+(with `Retry-After` on HTTP), and is logged once per outage (graphmem.outage_log).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ import strawberry
 from graphql import GraphQLError
 from strawberry.types import ExecutionContext
 
-from graphmem.errors import BAD_USER_INPUT, GraphMemError, public
+from graphmem.errors import BAD_USER_INPUT, GraphMemError, Outage, public
+from graphmem.outage_log import OUTAGES
 from graphmem.resolvers.context import RequestContext
 
 log = logging.getLogger("graphmem.api.errors")
@@ -40,7 +42,13 @@ def apply_code(error: GraphQLError, context: Any) -> str:
         return str(extensions["code"])
     code, shown = classify(error)
     extensions["code"] = code
-    if not shown:
+    original = error.original_error
+    if isinstance(original, Outage):  # logged once per outage, not per request
+        OUTAGES.note(original, ".".join(str(p) for p in error.path or ()) or "a request")
+        error.message = original.retry_hint()
+        if isinstance(context, RequestContext):
+            context.retry_after = max(context.retry_after or 0, original.retry_after)
+    elif not shown:
         ref = uuid.uuid4().hex[:12]
         rid = context.request_id if isinstance(context, RequestContext) else "-"
         log.error("ref=%s rid=%s %s: %s", ref, rid, code, error.message,

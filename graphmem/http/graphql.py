@@ -35,6 +35,9 @@ from graphmem.schema.examples import with_examples
 ContextFactory = Callable[[Request | WebSocket], Awaitable[Any]]
 
 
+CONTEXT_KEY = "graphmem.context"
+
+
 class GraphQLEndpoint(GraphQL[Any, None]):
     graphql_transport_ws_handler_class = GuardedSocket
 
@@ -71,6 +74,9 @@ class GraphQLEndpoint(GraphQL[Any, None]):
             return
         try:
             response = await self.run(Request(scope=scope, receive=receive))
+            retry_after = getattr(scope.get(CONTEXT_KEY), "retry_after", None)
+            if retry_after:  # a store the request needed was unreachable
+                response.headers["Retry-After"] = str(retry_after)
         except HTTPException as e:
             state.metrics(scope).error("BAD_USER_INPUT")
             response = Response(error_body(e.reason, "BAD_USER_INPUT"),
@@ -90,7 +96,9 @@ class GraphQLEndpoint(GraphQL[Any, None]):
         return parsed
 
     async def get_context(self, request: Request | WebSocket, response: Any) -> Any:
-        return await self._context(request)
+        context = await self._context(request)
+        request.scope[CONTEXT_KEY] = context  # read back for the response's headers
+        return context
 
     async def on_ws_connect(self, context: Any) -> Any:
         """Bind the principal from the handshake header or the connection_init payload."""

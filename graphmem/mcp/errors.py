@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import logging
 
-from graphmem.errors import GraphMemError, masked_kind, public
+from graphmem.errors import GraphMemError, Outage, masked_kind, public
 from graphmem.mcp.host import new_request_id
+from graphmem.outage_log import OUTAGES
 
 log = logging.getLogger("graphmem.mcp")
 
@@ -25,6 +26,9 @@ def message(error: BaseException, operation: str, request_id: str | None = None)
     _, shown = public(error)
     if shown:
         return str(error)
+    if isinstance(error, Outage):  # logged once per outage, not per call
+        OUTAGES.note(error, operation)
+        return f"graphmem couldn't complete {operation}: {error.retry_hint()}"
     known = isinstance(error, GraphMemError) and type(error).kind != GraphMemError.kind
     ref = _logged(error, operation, request_id, trace=not known)
     if known:

@@ -19,10 +19,12 @@ import os
 import secrets
 import socket
 
+from graphmem.errors import Outage
 from graphmem.graph import outbox
 from graphmem.graph.driver import GraphDriver
 from graphmem.mirror import apply as applying
 from graphmem.mirror.db import RelationalStore
+from graphmem.outage_log import OUTAGES
 
 log = logging.getLogger(__name__)
 
@@ -54,6 +56,9 @@ class Claims:
             return False
         try:
             owner = outbox.claim(self._graph, space, self.store_id)
+        except Outage as e:  # the graph is down: one line for the outage, not one a space
+            OUTAGES.note(e, f"claiming space {space} for the mirror")
+            return False
         except Exception as e:  # noqa: BLE001 - the operation goes on; retried next time
             log.warning("could not claim space %s for the mirror yet: %s", space, e)
             return False

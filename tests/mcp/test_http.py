@@ -227,8 +227,8 @@ def test_a_dead_neo4j_is_a_clear_tool_error(serve_mcp: Any) -> None:
     with http(url(dead), dead.key("admin", new_tenant())) as admin:
         failed = admin.call("list_memories", {})
         assert failed.is_error
-        assert re.fullmatch(r"graphmem couldn't complete list_memories: the graph store"
-                            r" \(Neo4j\) is unavailable \(ref [0-9a-f]{12}\)", text_of(failed))
+        assert text_of(failed) == ("graphmem couldn't complete list_memories: the graph store"
+                                   " (Neo4j) is unreachable; retry in a few seconds")
         assert "bolt://" not in text_of(failed)
         assert "recall" in admin.tools()
 
