@@ -14,7 +14,9 @@
 #                PYTEST_ARGS='-m "not postgres"' etc. pass through), all but the soak and
 #                load tests (marked `slow`)
 #   make test-slow  the soak and load tests: processes killed mid-write, Neo4j stopped under
-#                load, hosts behind nginx, the fuzzer, restores into an empty server
+#                load, hosts behind nginx, the fuzzers, restores into an empty server
+#   make fuzz    Schemathesis against a live server's /graphql, FUZZ_EXAMPLES per operation
+#                (default 900: over 50,000 generated operations; CI's run has about 5,000)
 #   make test-repeat  the modules that race by nature (marked `races`: processes, threads,
 #                timers, locks, sockets, the browser) REPEAT times each (default 10), on the
 #                same workers, then each test that failed even once with its failure count
@@ -57,6 +59,7 @@ PYTEST_ARGS ?=
 PYTEST_WORKERS ?= 2
 # how many times `make test-repeat` runs each racing test
 REPEAT ?= 10
+FUZZ_EXAMPLES ?= 900
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
@@ -67,7 +70,7 @@ UI_SOURCES := $(shell find ui/src ui/index.html ui/ide.html ui/vite.config.ts ui
 UI_BUNDLE := ui/dist/index.html
 UI_MODULES := ui/node_modules/.package-lock.json
 
-.PHONY: readme-figures site docs-if-missing setup run test test-slow test-repeat test-routing test-docker test-postgres neo4j-jars lint stop compose help ui \
+.PHONY: fuzz readme-figures site docs-if-missing setup run test test-slow test-repeat test-routing test-docker test-postgres neo4j-jars lint stop compose help ui \
 	ui-if-missing reference-vectors test-sentence-transformers docs
 
 help:
@@ -103,6 +106,10 @@ run:
 test: $(DEV_STAMP) neo4j-jars ui test-postgres
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup --slow=exclude \
 		--junitxml=test-results/suite.xml $(PYTEST_ARGS)
+
+fuzz: $(DEV_STAMP) neo4j-jars test-postgres
+	GRAPHMEM_SCHEMATHESIS_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -p no:cacheprovider \
+		tests/api/test_schemathesis.py $(PYTEST_ARGS)
 
 test-slow: $(DEV_STAMP) neo4j-jars ui test-postgres
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup --slow=only \
