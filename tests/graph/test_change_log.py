@@ -139,9 +139,9 @@ def test_a_tail_placed_while_a_write_commits_skips_none_of_its_events(
     """A writer streams to one space while a feed of another runtime (another process) is
     joined after the space's head and left again, over and over, so that tails are placed
     while writes commit. Neo4j applies a committing transaction's property updates before
-    its index updates: a head or a tail placed by the Space node's write counter named, for a
-    moment, a write whose outbox entry the index did not find yet, and that write's events
-    were skipped (about one subscription in thirty on two loaded cores). The first event
+    its index updates, so a head or a tail placed by the Space node's write counter would,
+    for a moment, name a write whose outbox entry the index does not find yet, and skip that
+    write's events (about one subscription in thirty on two loaded cores). The first event
     each subscription hears must be the log's first after its cursor."""
     space = isolation.space("placed")
     writer = GraphMem(space, runtime=make_runtime())  # the real model embeds beside it
