@@ -186,23 +186,24 @@ class Documents:
         thread). Parsing is linear in the document and capped at MAX_TOKENS, so it runs
         outside the deadline, where it costs a third of what it costs under the profile
         hook: a flood of fields is refused by its rule, never by the clock."""
+        found = self._outcome(schema, query, ints, rules)
+        self._checked.put((query, ints), found)
+        return found
+
+    def _outcome(self, schema: GraphQLSchema, query: str, ints: Ints, rules: Rules) -> Checked:
         document = self._parsed.get(query)
         if document is None:
             try:
                 document = parse(query, max_tokens=MAX_TOKENS)
             except GraphQLError as e:
-                found = Checked(None, (e,))
-                self._checked.put((query, ints), found)
-                return found
+                return Checked(None, (e,))
         try:
-            found = within(self.limits.seconds,
-                           partial(self._work, schema, query, document, ints, rules))
+            return within(self.limits.seconds,
+                          partial(self._work, schema, query, document, ints, rules))
         except TooSlow:  # remembered, so sending it again costs nothing more
-            found = Checked(None, (GraphQLError(
+            return Checked(None, (GraphQLError(
                 f"checking this query took more than {self.limits.seconds:g}s of CPU time"
                 " (GRAPHMEM_API_CHECK_SECONDS): send a smaller or simpler document"),))
-        self._checked.put((query, ints), found)
-        return found
 
     def _work(self, schema: GraphQLSchema, query: str, document: DocumentNode, ints: Ints,
               rules: Rules) -> Checked:

@@ -19,6 +19,7 @@ from graphmem.schema import SDL_PATH
 
 from support.api_support import Api, codes
 from support.isolation import tenant as new_tenant
+from support.nested import set_at
 
 SCHEMA = graphql.build_schema(SDL_PATH.read_text())
 INT_MAX = 2**31 - 1
@@ -89,14 +90,6 @@ def cases() -> list[Case]:
     return found
 
 
-def _set(value: Any, path: list[str], number: float) -> Any:
-    if not path:
-        return number
-    if isinstance(value, list):
-        return [_set(value[0] if value else {}, path, number)]
-    return {**value, path[0]: _set(value.get(path[0], {}), path[1:], number)}
-
-
 def document(case: Case) -> tuple[str, dict[str, Any]]:
     """The call: every argument a variable, the one under test set to the number."""
     root_name, field_name = case.field.split(".")
@@ -108,7 +101,7 @@ def document(case: Case) -> tuple[str, dict[str, Any]]:
     for name, arg in field.args.items():
         if name == head:
             base = _filler(arg.type, name) if rest else None
-            variables[name] = _set(base, rest, case.value)
+            variables[name] = set_at(base, rest, case.value)
         elif graphql.is_required_argument(arg):
             variables[name] = _filler(arg.type, name)
     declared = ", ".join(f"${n}: {field.args[n].type}" for n in variables)

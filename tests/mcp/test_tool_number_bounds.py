@@ -14,6 +14,7 @@ import pytest
 
 from support.api_support import Api, new_tenant
 from support.mcp_support import McpSession, http, text_of
+from support.nested import set_at
 
 EXTREMES = {"integer": (2**63, -(2**63), 2**31, -1, 0), "number": (1e300, -1e300, 2.3e16, -1.0)}
 # where a value at JSON's own end still means something (so it may be answered)
@@ -78,14 +79,6 @@ def _filler(schema: dict[str, Any], defs: dict[str, Any], name: str) -> Any:
     return NAMED.get(name, FILLERS.get(next(iter(sorted(kinds)), "string"), "x"))
 
 
-def _set(value: Any, path: list[str], number: float) -> Any:
-    if not path:
-        return number
-    if isinstance(value, list):
-        return [_set(value[0] if value else {}, path, number)]
-    return {**(value or {}), path[0]: _set((value or {}).get(path[0]), path[1:], number)}
-
-
 @pytest.fixture(scope="module")
 def admin(serve_mcp: Callable[..., Api]) -> Iterator[McpSession]:
     api = serve_mcp()
@@ -105,7 +98,7 @@ def test_every_number_a_tool_takes_out_of_its_range_is_a_clear_tool_error(
             base = {n: _filler(s, defs, n) for n, s in schema.get("properties", {}).items()
                     if n in schema.get("required", []) or n in NAMED}
             for value in EXTREMES[kind]:
-                arguments = {**base, head: _set(base.get(head) if rest else None, rest, value)}
+                arguments = {**base, head: set_at(base.get(head) if rest else None, rest, value)}
                 cases.append((Case(tool.name, path, value), arguments))
     assert {c.tool for c, _ in cases} >= {"check_before_act", "remember_facts"}
     problems: list[str] = []
