@@ -37,12 +37,24 @@ def test_a_figure_more_than_a_fifth_off_fails_the_check(figures: ModuleType) -> 
     assert not figures.off(480, 475) and not figures.off(3_000, 3_400)
 
 
+def test_a_range_takes_in_every_machine_between_its_ends(figures: ModuleType) -> None:
+    """The suite's time is stated as a range, the fastest and slowest machine measured: a
+    run anywhere in it (widened by the tolerance) passes, one far outside it fails."""
+    assert not any(figures.off((9.0, 15.0), minutes) for minutes in (7.6, 9.0, 12.0, 14.5, 18.0))
+    assert figures.off((9.0, 15.0), 7.0) and figures.off((9.0, 15.0), 19.5)
+
+
 def test_a_rewrite_states_the_measurement(figures: ModuleType) -> None:
     text = (ROOT / "README.md").read_text()
     measured = {"venv_mb": 476.4, "tests": 3_412.0, "minutes": 7.6}
     rewritten = figures.stated(figures.rewrite(text, measured))
-    assert rewritten["venv_mb"] == [480.0] and set(rewritten["tests"]) == {3_410.0}
-    assert set(rewritten["minutes"]) == {8.0}
+    assert rewritten["venv_mb"] == [(480.0, 480.0)]
+    assert set(rewritten["tests"]) == {(3_410.0, 3_410.0)}
+    assert set(rewritten["minutes"]) == {(8.0, 15.0)}, "a range is widened, not replaced"
+    slower = figures.stated(figures.rewrite(text, {**measured, "minutes": 17.2}))
+    assert set(slower["minutes"]) == {(9.0, 17.0)}
+    inside = figures.rewrite(text, {**measured, "minutes": 11.0})
+    assert figures.stated(inside)["minutes"] == figures.stated(text)["minutes"]
 
 
 def test_the_suite_figures_come_from_the_junit_report(figures: ModuleType,
