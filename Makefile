@@ -16,7 +16,9 @@
 #   make test-slow  the soak and load tests: processes killed mid-write, Neo4j stopped under
 #                load, hosts behind nginx, the fuzzers, restores into an empty server
 #   make fuzz    Schemathesis against a live server's /graphql, FUZZ_EXAMPLES per operation
-#                (default 900: over 50,000 generated operations; CI's run has about 5,000)
+#                (default 900: over 50,000 generated operations; CI's run has about 5,000),
+#                and every MCP tool from its JSON Schema, MCP_FUZZ_EXAMPLES calls per tool
+#                (default 1,100: over 50,000; CI's run has 25 a tool)
 #   make test-repeat  the modules that race by nature (marked `races`: processes, threads,
 #                timers, locks, sockets, the browser) REPEAT times each (default 10), on the
 #                same workers, then each test that failed even once with its failure count
@@ -60,6 +62,7 @@ PYTEST_WORKERS ?= 2
 # how many times `make test-repeat` runs each racing test
 REPEAT ?= 10
 FUZZ_EXAMPLES ?= 900
+MCP_FUZZ_EXAMPLES ?= 1100
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
@@ -108,8 +111,9 @@ test: $(DEV_STAMP) neo4j-jars ui test-postgres
 		--junitxml=test-results/suite.xml $(PYTEST_ARGS)
 
 fuzz: $(DEV_STAMP) neo4j-jars test-postgres
-	GRAPHMEM_SCHEMATHESIS_EXAMPLES=$(FUZZ_EXAMPLES) $(BIN)/pytest -p no:cacheprovider \
-		tests/api/test_schemathesis.py $(PYTEST_ARGS)
+	GRAPHMEM_SCHEMATHESIS_EXAMPLES=$(FUZZ_EXAMPLES) \
+		GRAPHMEM_MCP_FUZZ_EXAMPLES=$(MCP_FUZZ_EXAMPLES) $(BIN)/pytest -p no:cacheprovider \
+		tests/api/test_schemathesis.py tests/mcp/test_tool_fuzz.py $(PYTEST_ARGS)
 
 test-slow: $(DEV_STAMP) neo4j-jars ui test-postgres
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup --slow=only \

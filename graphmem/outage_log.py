@@ -70,6 +70,15 @@ class OutageLog:
                         count, started.isoformat(timespec="seconds"),
                         wall.isoformat(timespec="seconds"))
 
+    def noted(self, error: BaseException, operation: str) -> bool:
+        """Whether `error` is an outage, counted here: a background task's failure goes to
+        its own log line only when it is not (an outage of a store is logged once, however
+        many tasks and requests meet it)."""
+        if not isinstance(error, Outage):
+            return False
+        self.note(error, operation)
+        return True
+
     def running(self, kind: str) -> int:
         """Calls failed in the current outage of this kind (0: none running)."""
         with self._lock:

@@ -190,6 +190,10 @@ class Settings(BaseSettings):
     api_max_hops: int = Field(4, ge=1, le=10)
     api_key_cache_seconds: float = Field(5.0, ge=0, le=300, description="How long a verified"
                                          " key is trusted without a lookup (0: never).")
+    api_key_outage_seconds: float = Field(900.0, ge=0, le=86_400, description="While the"
+                                          " relational store is unreachable, a key the server"
+                                          " verified this recently keeps working (0: none"
+                                          " does).")
     api_max_fragments: int = Field(100, ge=0, le=10_000, description="Fragment definitions"
                                    " in one document.")
     api_max_spreads: int = Field(500, ge=0, le=100_000, description="Fragment spreads in one"

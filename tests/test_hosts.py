@@ -9,14 +9,10 @@ from __future__ import annotations
 
 import threading
 import time
-from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any
 
-import httpx
 import pytest
 
 from graphmem.auth import KeyStore
@@ -28,81 +24,17 @@ from graphmem.settings import Settings
 from support import isolation, loopback
 from support.fleet import Fleet, Host
 from support.live_events import Socket
+from support.load import WRITE, Writer, assert_every_acknowledged_write_once, gql, pending, rows
 from support.mirror_support import wait_for
 
 pytestmark = [pytest.mark.races, pytest.mark.postgres, pytest.mark.slow]
 
-WRITE = ("mutation($s: String!, $f: [FactInput!]!) { rememberFacts(space: $s, facts: $f)"
-         " { action factId } }")
 CURSOR = "query($s: String!) { changeCursor(space: $s) }"
 FACT_CHANGED = ("subscription($s: String!, $after: String) { factChanged(space: $s,"
                 " after: $after) { subject value } }")
-STORING = {"ADD", "SUPERSEDE"}
-SLOTS = 10
 LOAD_SECONDS = 12.0
 CACHE_SECONDS = 5.0  # GRAPHMEM_API_KEY_CACHE_SECONDS, the hosts' default
 LEASE = 2  # GRAPHMEM_OUTBOX_LEASE_SECONDS
-
-
-@dataclass(eq=False)
-class Writer(threading.Thread):
-    """Streams one fact per call through the balancer; keeps what was acknowledged."""
-
-    base: str
-    token: str
-    space: str
-    shared: bool
-    stop: threading.Event
-    label: str
-    acknowledged: list[tuple[str, str, str]] = field(default_factory=list)
-    failed: Counter[str] = field(default_factory=Counter)
-
-    def __post_init__(self) -> None:
-        super().__init__(daemon=True, name=self.label)
-
-    def run(self) -> None:
-        headers = {"Authorization": f"Bearer {self.token}"}
-        with loopback.client(timeout=120, headers=headers) as http:
-            n = 0
-            while not self.stop.is_set():
-                subject = f"slot_{n % SLOTS}" if self.shared else f"{self.label}_k{n}"
-                value = f"{self.label}-v{n}"
-                n += 1
-                try:
-                    reply = http.post(f"{self.base}/graphql", json={"query": WRITE, "variables": {
-                        "s": self.space, "f": [{"subject": subject, "value": value,
-                                                "confidence": 0.9}]}})
-                    body = reply.json() if reply.status_code == 200 else {"errors": [
-                        {"extensions": {"code": f"HTTP {reply.status_code}"}}]}
-                except (httpx.HTTPError, ValueError) as e:
-                    self.failed[type(e).__name__] += 1
-                    continue
-                if body.get("errors"):
-                    self.failed[str(body["errors"][0].get("extensions", {}).get("code"))] += 1
-                    continue
-                for result in body["data"]["rememberFacts"]:
-                    if result["action"] in STORING:
-                        self.acknowledged.append((self.space, subject, value))
-
-
-def gql(base: str, token: str, query: str, variables: dict[str, Any]) -> dict[str, Any]:
-    reply = loopback.post(f"{base}/graphql", json={"query": query, "variables": variables},
-                          headers={"Authorization": f"Bearer {token}"}, timeout=120)
-    body: dict[str, Any] = reply.json()
-    assert not body.get("errors"), body
-    return body["data"]  # type: ignore[no-any-return]
-
-
-def rows(graph: GraphDriver, cypher: str, **params: Any) -> list[dict[str, Any]]:
-    with graph.session() as session:
-        return [r.data() for r in session.run(cypher, params)]
-
-
-def pending(graph: GraphDriver, tenant: str, older_than: float = 0.0) -> int:
-    """The tenant's outbox entries not applied yet (committed over `older_than` seconds ago)."""
-    return int(rows(graph, "MATCH (o:Outbox) WHERE o.done = false AND o.space STARTS WITH $t"
-                           " AND o.created_at <= datetime() - duration({seconds: $s})"
-                           " RETURN count(o) AS n", t=tenant + "/", s=older_than)[0]["n"])
 
 
 def unembedded(graph: GraphDriver, tenant: str) -> int:
@@ -159,15 +91,7 @@ def test_three_hosts_behind_nginx_lose_nothing_when_one_is_killed_mid_load(
 
     # ---- the stores: every acknowledged write once, one value per slot ----
     wait_for(lambda: pending(graph, tenant) == 0, timeout=60)
-    stored = Counter((r["space"], r["subject"], r["value"]) for r in rows(
-        graph, "MATCH (f:Fact) WHERE f.space STARTS WITH $t RETURN f.space AS space,"
-               " f.subject AS subject, f.value AS value", t=tenant + "/"))
-    lost = [a for a in acknowledged if not stored[(f"{tenant}/{a[0]}", a[1], a[2])]]
-    assert lost == []
-    assert [k for k, n in stored.items() if n > 1] == []
-    assert rows(graph, "MATCH (f:Fact:Active) WHERE f.space STARTS WITH $t WITH f.space AS s,"
-                       " f.subject AS subject, count(*) AS n WHERE n > 1 RETURN s, subject",
-                t=tenant + "/") == []
+    assert_every_acknowledged_write_once(graph, tenant, acknowledged)
     for space in {f"{tenant}/{a[0]}" for a in acknowledged}:
         check = host_c.cli("mirror", "check", "--space", space)
         assert check.returncode == 0, check.stdout + check.stderr

@@ -5,6 +5,11 @@ An entry is trusted for `seconds` at most. Revoking a key through any KeyStore o
 every cache on the host checks that stamp on each lookup (one stat) and forgets
 everything when it changed: revocation is immediate on the host, and takes at most
 `seconds` on another host sharing the relational store.
+
+While the relational store cannot be reached, a key this process verified within the last
+`outage_seconds` keeps working (`during_outage`): an outage of the store that holds the keys
+stops no client that was already working. A revocation cannot be written while the store is
+down, and a revocation stamp on the host forgets these keys too.
 """
 
 from __future__ import annotations
@@ -24,11 +29,14 @@ Stamp = tuple[int, int, int]  # the stamp file's inode, mtime and ctime
 class VerifiedKeys:
     """digest → (principal, expiry), bounded, dropped whole when the stamp changes."""
 
-    def __init__(self, seconds: float, stamp: Path | None, max_entries: int = 10_000) -> None:
+    def __init__(self, seconds: float, stamp: Path | None, max_entries: int = 10_000,
+                 outage_seconds: float = 0.0) -> None:
         self.seconds = seconds
         self.stamp = stamp
         self.max_entries = max_entries
+        self.outage_seconds = outage_seconds
         self._entries: dict[str, tuple[Principal, float]] = {}
+        self._known: dict[str, tuple[Principal, float]] = {}  # digest → (principal, verified)
         self._seen: Stamp | None = None
         self._lock = threading.Lock()
 
@@ -52,22 +60,43 @@ class VerifiedKeys:
             now: float | None = None) -> None:
         """Keep a lookup's result; `stamp` is what `stamp_now` read before that lookup, so a
         revocation racing the lookup still empties the cache on the next `get`."""
-        if self.seconds <= 0:
-            return
         now = time.monotonic() if now is None else now
         with self._lock:
             if stamp != self._seen:
                 self._entries.clear()
+                self._known.clear()
                 self._seen = stamp
+            if self.outage_seconds > 0:
+                if len(self._known) >= self.max_entries:
+                    self._known = {d: e for d, e in self._known.items()
+                                   if e[1] > now - self.outage_seconds}
+                    if len(self._known) >= self.max_entries:
+                        self._known.clear()
+                self._known[digest] = (principal, now)
+            if self.seconds <= 0:
+                return
             if len(self._entries) >= self.max_entries:
                 self._entries = {d: e for d, e in self._entries.items() if e[1] > now}
                 if len(self._entries) >= self.max_entries:
                     self._entries.clear()
             self._entries[digest] = (principal, now + self.seconds)
 
+    def during_outage(self, digest: str, now: float | None = None) -> Principal | None:
+        """The principal of a key verified within `outage_seconds`, for when the store that
+        would verify it again cannot be reached."""
+        if self.outage_seconds <= 0:
+            return None
+        self._check_stamp()
+        found = self._known.get(digest)
+        now = time.monotonic() if now is None else now
+        if found is None or found[1] <= now - self.outage_seconds:
+            return None
+        return found[0]
+
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()
+            self._known.clear()
 
     def _check_stamp(self) -> None:
         if self.stamp is not None and read_stamp(self.stamp) != self._seen:

@@ -24,7 +24,7 @@ from graphmem.auth.cache import STAMP_FILE, VerifiedKeys, touch_stamp
 from graphmem.auth.errors import Unauthenticated
 from graphmem.auth.pepper import load_pepper
 from graphmem.auth.sources import check_source, missing_table
-from graphmem.errors import InvalidInput, NotFound, SchemaOutdated
+from graphmem.errors import InvalidInput, NotFound, SchemaOutdated, StoreUnavailable
 from graphmem.mirror.db import Cursor, RelationalStore
 from graphmem.model import Space
 from graphmem.model.principals import INVALID, Principal, check_spaces
@@ -60,21 +60,24 @@ class KeyStore:
     """Principals and their keys in the relational store (migration 3)."""
 
     def __init__(self, store: RelationalStore, pepper: bytes, cache_seconds: float = 0.0,
-                 stamp: Path | None = None) -> None:
+                 stamp: Path | None = None, outage_seconds: float = 0.0) -> None:
         """`stamp`: the host's revocation stamp (revoke rewrites it, caches watch it);
-        `cache_seconds` > 0 keeps verified keys that long (servers)."""
+        `cache_seconds` > 0 keeps verified keys that long (servers); `outage_seconds` > 0
+        lets a key verified that recently work while the store is unreachable."""
         self.store = store
         self._pepper = pepper
         self._stamp = stamp
-        self._verified = VerifiedKeys(cache_seconds, stamp)
+        self._verified = VerifiedKeys(cache_seconds, stamp, outage_seconds=outage_seconds)
 
     @classmethod
     def open(cls, store: RelationalStore, settings: Settings, cached: bool = False) -> KeyStore:
         """The key store of a deployment: its pepper, its home's revocation stamp, and (for
-        a server) the key cache of GRAPHMEM_API_KEY_CACHE_SECONDS."""
+        a server) the key cache of GRAPHMEM_API_KEY_CACHE_SECONDS and the outage grace of
+        GRAPHMEM_API_KEY_OUTAGE_SECONDS."""
         return cls(store, load_pepper(settings),
                    settings.api_key_cache_seconds if cached else 0.0,
-                   settings.home / STAMP_FILE)
+                   settings.home / STAMP_FILE,
+                   settings.api_key_outage_seconds if cached else 0.0)
 
     def digest(self, token: str) -> str:
         return hmac.new(self._pepper, token.encode(), hashlib.sha256).hexdigest()
@@ -135,10 +138,16 @@ class KeyStore:
             raise Unauthenticated("the API key is malformed: expected gm_sk_…")
         digest = self.digest(token)
         stamp = self._verified.stamp_now()
-        rows = self._query(
-            "SELECT k.id, k.revoked_at, p.id, p.name, p.tenant, p.role, p.spaces, p.source"
-            " FROM api_keys k JOIN principals p ON p.id = k.principal_id WHERE k.digest = ?",
-            (digest,))
+        try:
+            rows = self._query(
+                "SELECT k.id, k.revoked_at, p.id, p.name, p.tenant, p.role, p.spaces,"
+                " p.source FROM api_keys k JOIN principals p ON p.id = k.principal_id"
+                " WHERE k.digest = ?", (digest,))
+        except StoreUnavailable:
+            known = self._verified.during_outage(digest)
+            if known is None:
+                raise
+            return known
         if not rows or rows[0][0] != match.group(1) or rows[0][1] is not None:
             raise Unauthenticated(INVALID)
         key_id, _, pid, name, tenant, role, spaces, source = rows[0]

@@ -36,6 +36,7 @@ from graphmem.auth.cache import Stamp, read_stamp, touch_stamp
 from graphmem.errors import InvalidInput, NotFound
 from graphmem.mirror.db import RelationalStore
 from graphmem.model import CLAIMED, Space
+from graphmem.outage_log import OUTAGES
 from graphmem.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -135,9 +136,10 @@ class SourceBook:
             return TenantSources()
         with self._lock:
             last = self._last.get(tenant)
-        log.warning("cannot read tenant %s's source mapping (%s): %s", tenant,
-                    "using the last one read" if last else "flagging cross-source changes",
-                    error)
+        if not OUTAGES.noted(error, "reading a tenant's source mapping"):
+            log.warning("cannot read tenant %s's source mapping (%s): %s", tenant,
+                        "using the last one read" if last else "flagging cross-source changes",
+                        error)
         return last or TenantSources(unknown=True)
 
     def _load(self, tenant: str) -> TenantSources:

@@ -141,7 +141,9 @@ class GraphDriver:
                 raise too_large(e) from e
             if not e.is_retryable() or not retry:
                 raise
-            log.warning("transaction failed and will be retried: %s", e.code or e)
+            # routine under contention (a deadlock, a lock wait) and retried at once: a line
+            # each would be noise in a busy server's log
+            log.debug("transaction failed and will be retried: %s", e.code or e)
         with self.session() as session, _pipelined(session):
             return _transaction(session, fn, args, write)
 

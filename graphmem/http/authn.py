@@ -16,11 +16,12 @@ from starlette.datastructures import Headers
 from starlette.types import ASGIApp, Receive, Scope, Send
 from strawberry.http.websocket_origin import normalize_allowed_origins
 
-from graphmem.errors import Unauthenticated
+from graphmem.errors import Outage, Unauthenticated
 from graphmem.http import docs, local, state, ui
 from graphmem.http.limits import refuse_rate
 from graphmem.http.responses import send_error
 from graphmem.model.principals import Authenticator, Principal, local_admin
+from graphmem.outage_log import OUTAGES
 
 OPEN = frozenset({"/healthz", "/readyz", "/metrics"})
 CHALLENGE = {"WWW-Authenticate": 'Bearer realm="graphmem"'}
@@ -58,6 +59,9 @@ class AuthMiddleware:
         except Unauthenticated as e:
             await self._refuse(scope, send, str(e))
             return
+        except Outage as e:  # the key store is unreachable and the key not verified lately
+            await self._unavailable(scope, send, e)
+            return
         if found is not None and found.key_id is not None:
             limiter = state.limiter(scope)
             wait = limiter.take_key(found.key_id) if limiter is not None else 0.0
@@ -88,6 +92,15 @@ class AuthMiddleware:
     def _graphiql_page(self, scope: Scope, headers: Headers) -> bool:
         return (self.graphiql and scope.get("method") == "GET" and scope["path"] == "/graphql"
                 and "text/html" in headers.get("accept", "") and not scope.get("query_string"))
+
+    async def _unavailable(self, scope: Scope, send: Send, error: Outage) -> None:
+        OUTAGES.note(error, "authenticate")
+        state.metrics(scope).error(error.code)
+        if scope["type"] == "websocket":
+            await send({"type": "websocket.close", "code": 1013})  # try again later
+            return
+        await send_error(send, 503, error.retry_hint(), error.code,
+                         {"Retry-After": str(error.retry_after)})
 
     async def _refuse(self, scope: Scope, send: Send, reason: str) -> None:
         state.metrics(scope).error("UNAUTHENTICATED")

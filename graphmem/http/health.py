@@ -2,9 +2,13 @@
 
 `/readyz` answers `ok` or `unavailable` per dependency, never the error itself (it can hold
 host names, paths or a driver's message): the detail goes to the log under a reference that
-the answer carries. It is rate limited like the API, since each call reaches both stores. Its
-`detail` says how many facts of this process's writes wait for their vectors: a lag, never a
-reason to be unready (full-text finds those facts meanwhile).
+the answer carries. Without Neo4j the server can do nothing: 503. Without the relational
+store it still takes writes and answers reads (the graph's outbox holds the changes until the
+mirror can apply them, keys verified lately keep working): 200, status `degraded`, so a
+balancer keeps sending it traffic while the operator is told. It is rate limited like the
+API, since each call reaches both stores. Its `detail` says how many facts of this process's
+writes wait for their vectors: a lag, never a reason to be unready (full-text finds those
+facts meanwhile).
 """
 
 from __future__ import annotations
@@ -19,6 +23,24 @@ from starlette.responses import JSONResponse
 from graphmem.runtime import Runtime
 
 log = logging.getLogger("graphmem.api.health")
+DEGRADABLE = frozenset({"relational"})  # what the server can serve without for a while
+
+
+_LAST: dict[str, tuple[tuple[tuple[str, str], ...], str]] = {}
+
+
+def _logged_ref(failures: tuple[tuple[str, str], ...]) -> str:
+    """The reference of the log lines that hold these failures' detail: logged when they
+    differ from the last ones logged, so a probe every second through an outage adds no
+    line after the first."""
+    last = _LAST.get("failures")
+    if last is not None and last[0] == failures:
+        return last[1]
+    ref = uuid.uuid4().hex[:12]
+    for name, detail in failures:
+        log.error("ref=%s readiness %s: %s", ref, name, detail)
+    _LAST["failures"] = (failures, ref)
+    return ref
 
 
 async def healthz(request: Request) -> JSONResponse:
@@ -28,15 +50,12 @@ async def healthz(request: Request) -> JSONResponse:
 async def readyz(request: Request) -> JSONResponse:
     runtime: Runtime = request.app.state.runtime
     checks = await run_in_threadpool(runtime.readiness)
-    ready = all(v == "ok" for v in checks.values())
-    body: dict[str, object] = {"status": "ready" if ready else "unavailable",
-                               "checks": {k: "ok" if v == "ok" else "unavailable"
-                                          for k, v in checks.items()},
+    failing = {k for k, v in checks.items() if v != "ok"}
+    status = "ready" if not failing else "degraded" if failing <= DEGRADABLE else "unavailable"
+    body: dict[str, object] = {"status": status,
+                               "checks": {k: "unavailable" if k in failing else "ok"
+                                          for k in checks},
                                "detail": {"embedding_backlog": runtime.embedding_backlog()}}
-    if not ready:
-        ref = uuid.uuid4().hex[:12]
-        for name, detail in checks.items():
-            if detail != "ok":
-                log.error("ref=%s readiness %s: %s", ref, name, detail)
-        body["ref"] = ref
-    return JSONResponse(body, status_code=200 if ready else 503)
+    if failing:
+        body["ref"] = _logged_ref(tuple((name, checks[name]) for name in sorted(failing)))
+    return JSONResponse(body, status_code=503 if status == "unavailable" else 200)

@@ -16,4 +16,9 @@ def log_config(level: str) -> dict[str, Any]:
                                       "stream": "ext://sys.stderr"}
     config["loggers"]["graphmem"] = {"handlers": ["graphmem"], "level": level,
                                      "propagate": False}
+    # The Neo4j driver logs a line for each pooled connection it finds broken: hundreds a
+    # second under load while Neo4j is down. graphmem logs an outage of the store itself
+    # (graphmem.outage_log), so only what the driver calls critical is kept.
+    config["loggers"]["neo4j"] = {"handlers": ["graphmem"], "level": "CRITICAL",
+                                  "propagate": False}
     return config

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Sequence
 
 from graphmem.graph import outbox
 from graphmem.graph.driver import GraphDriver
+from graphmem.outage_log import OUTAGES
 
 log = logging.getLogger(__name__)
 
@@ -71,4 +72,5 @@ class Marks:
             try:
                 self.mark()
             except Exception as e:  # noqa: BLE001 - kept, marked on a later round
-                log.warning("marking applied outbox entries done failed (retried): %s", e)
+                if not OUTAGES.noted(e, "mirror: marking applied outbox entries done"):
+                    log.warning("marking applied outbox entries done failed (retried): %s", e)

@@ -24,6 +24,7 @@ from graphmem.graph import outbox
 from graphmem.graph.driver import GraphDriver
 from graphmem.mirror.drain import Drainer
 from graphmem.mirror.marks import Marks
+from graphmem.outage_log import OUTAGES
 from graphmem.settings import Settings
 
 log = logging.getLogger(__name__)
@@ -139,4 +140,5 @@ class Worker:
         try:
             outbox.prune(self._graph, self._settings.outbox_keep_seconds)
         except Exception as e:  # noqa: BLE001 - pruning is housekeeping; logged
-            log.warning("pruning applied outbox entries failed: %s", e)
+            if not OUTAGES.noted(e, "mirror: pruning applied outbox entries"):
+                log.warning("pruning applied outbox entries failed: %s", e)

@@ -44,6 +44,7 @@ from neo4j.exceptions import DriverError, Neo4jError
 from graphmem.embeddings import prepare_background_load
 from graphmem.errors import GraphMemError
 from graphmem.graph.driver import GraphDriver
+from graphmem.outage_log import OUTAGES
 from graphmem.recall.vectors import Batch, Prepared
 
 log = logging.getLogger(__name__)
@@ -304,9 +305,10 @@ class EmbedWorker:
         """A step's result, or None when it raised (logged: the thread outlives it)."""
         try:
             return step.result() if isinstance(step, Future) else step(chunk)
-        except Exception:  # noqa: BLE001 - the thread must outlive any one failure
-            log.exception("embedding %d fact(s) of %d space(s) failed",
-                          sum(len(ids) for _, ids in chunk), len(chunk))
+        except Exception as e:  # noqa: BLE001 - the thread must outlive any one failure
+            if not OUTAGES.noted(e, "embedding"):
+                log.exception("embedding %d fact(s) of %d space(s) failed",
+                              sum(len(ids) for _, ids in chunk), len(chunk))
             return None
 
     def _account(self, chunk: Batch, done: dict[str, int] | None) -> int:
@@ -348,7 +350,8 @@ class EmbedWorker:
         try:
             rows = self.graph.read("recall/unembedded", space=space, limit=BACKFILL_PAGE)
         except (GraphMemError, Neo4jError, DriverError) as e:
-            log.error("could not look for facts of space %s lacking vectors: %s", space, e)
+            if not OUTAGES.noted(e, "embedding: looking for facts lacking vectors"):
+                log.error("could not look for facts of space %s lacking vectors: %s", space, e)
             return []
         if rows:
             log.info("space %s: %d fact(s) lack a vector; embedding them", space, len(rows))

@@ -23,6 +23,7 @@ from graphmem.embeddings import EmbedderUnavailable, Embeddings, Vector
 from graphmem.errors import ConfigError, GraphMemError
 from graphmem.graph.driver import GraphDriver
 from graphmem.model import Action, Result
+from graphmem.outage_log import OUTAGES
 from graphmem.recall.text import fact_text
 from graphmem.recall.vector_cache import VectorCache
 
@@ -163,8 +164,9 @@ class VectorIndex:
             vectors = self._vectors([fact_text(r["subject"], r["value"], r["scope"])
                                      for r in rows])
         except (GraphMemError, Neo4jError, DriverError) as e:
-            log.error("stored %d fact(s) but could not index them for retrieval: %s",
-                      len(items), e)
+            if not OUTAGES.noted(e, "embedding: reading facts to index"):
+                log.error("stored %d fact(s) but could not index them for retrieval: %s",
+                          len(items), e)
             return None
         by_space: dict[str, list[dict[str, object]]] = {}
         stored: dict[str, int] = {}
@@ -181,8 +183,9 @@ class VectorIndex:
         try:
             self._set(prepared.spaces)
         except (GraphMemError, Neo4jError, DriverError) as e:
-            log.error("stored %d fact(s) but could not index them for retrieval: %s",
-                      sum(len(s["rows"]) for s in prepared.spaces), e)
+            if not OUTAGES.noted(e, "embedding: storing vectors"):
+                log.error("stored %d fact(s) but could not index them for retrieval: %s",
+                          sum(len(s["rows"]) for s in prepared.spaces), e)
             return {}
         return prepared.stored
 

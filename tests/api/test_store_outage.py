@@ -1,7 +1,8 @@
 """Neo4j out of reach of a running server: every call that needs it answers UNAVAILABLE
 saying what is down and to retry (with `Retry-After`), the log holds one line for the outage
 (and a summary while it lasts), never a traceback per request, and the server serves again
-by itself once Neo4j is back, with every acknowledged write there.
+by itself once Neo4j is back, with every acknowledged write there. The relational store out
+of reach: the server is degraded, not down.
 
 The server reaches the session's Neo4j through a TCP proxy that the test cuts: a network
 fault between graphmem and its graph store, the store itself untouched."""
@@ -15,7 +16,10 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
+from graphmem.auth import KeyStore
 from graphmem.errors import Neo4jUnavailable, StoreUnavailable
+from graphmem.mirror import migrations as store_migrations
+from graphmem.mirror.db import RelationalStore
 from graphmem.outage_log import OUTAGES, OutageLog
 from graphmem.settings import Settings
 
@@ -106,3 +110,32 @@ def test_an_outage_is_one_line_then_a_summary_while_it_lasts(
         quiet.note(graph, "facts")
     assert len([r for r in caplog.records if r.name == "graphmem.outages"]) == 1, (
         "a hundred failures in a minute: one line")
+
+
+@pytest.mark.postgres
+def test_without_the_relational_store_the_server_is_degraded_and_takes_writes(
+        serve_api: Callable[..., Api], pg_schema_url: str) -> None:
+    """The relational store (keys, mirror, audit) cut: `/readyz` answers 200 `degraded`, a
+    key verified before the cut keeps working though every request looks it up (no key
+    cache), writes are acknowledged; back, `/readyz` says ready again."""
+    with tcp_proxy("127.0.0.1", 5432) as proxy:
+        url = pg_schema_url.replace("127.0.0.1:5432", f"127.0.0.1:{proxy.port}")
+        store = RelationalStore(url)
+        store_migrations.up(store)
+        api = serve_api(own=True, database_url=SecretStr(url), api_key_cache_seconds=0.0)
+        token = KeyStore.open(store, api.settings).create(new_tenant(), "writer").token
+        store.close()
+        assert "errors" not in _call(api, token, WRITE, {"s": "before", "v": "1"}).json()
+        proxy.cut()
+        try:
+            ready = loopback.get(f"{api.base}/readyz", timeout=30)
+            answers = [_call(api, token, WRITE, {"s": f"s{i}", "v": "v"}).json()
+                       for i in range(5)]
+        finally:
+            proxy.restore()
+        assert ready.status_code == 200, ready.text
+        assert ready.json()["status"] == "degraded"
+        assert ready.json()["checks"] == {"neo4j": "ok", "relational": "unavailable"}
+        assert [a.get("errors") for a in answers] == [None] * 5, answers
+        wait_for(lambda: loopback.get(f"{api.base}/readyz", timeout=30).json()["status"]
+                 == "ready", timeout=60)

@@ -50,3 +50,26 @@ def test_the_cache_is_bounded(tmp_path: Path) -> None:
         cache.put(f"d{i}", who, None, now=0.0)
     assert len([d for d in ("d0", "d1", "d2") if cache.get(d, now=1.0)]) <= 2
     assert cache.get("d2", now=1.0) == ALICE
+
+
+def test_a_key_verified_lately_works_while_the_store_is_down(tmp_path: Path) -> None:
+    cache = VerifiedKeys(5.0, tmp_path / "stamp", outage_seconds=900.0)
+    cache.put("d1", ALICE, cache.stamp_now(), now=100.0)
+    assert cache.get("d1", now=200.0) is None, "past the cache period a lookup is due"
+    assert cache.during_outage("d1", now=200.0) == ALICE, "but an outage lets it through"
+    assert cache.during_outage("d1", now=1_000.0) is None, "not past the outage grace"
+    assert cache.during_outage("d2", now=101.0) is None, "a key never verified never is"
+
+
+def test_a_revocation_stamp_ends_the_outage_grace_too(tmp_path: Path) -> None:
+    stamp = tmp_path / "stamp"
+    cache = VerifiedKeys(5.0, stamp, outage_seconds=900.0)
+    cache.put("d1", ALICE, cache.stamp_now(), now=0.0)
+    touch_stamp(stamp)
+    assert cache.during_outage("d1", now=1.0) is None
+
+
+def test_no_outage_grace_when_it_is_zero(tmp_path: Path) -> None:
+    cache = VerifiedKeys(5.0, tmp_path / "stamp", outage_seconds=0.0)
+    cache.put("d1", ALICE, cache.stamp_now(), now=0.0)
+    assert cache.during_outage("d1", now=1.0) is None

@@ -24,7 +24,6 @@ from graphmem.graph.driver import GraphDriver
 from graphmem.http.app import create_app
 from graphmem.lifecycle.check_mirror import check_mirror
 from graphmem.mirror.db import RelationalStore
-from graphmem.neo4j_local.manager import LocalNeo4j
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
@@ -256,33 +255,6 @@ def test_writes_fail_fast_when_neo4j_is_unreachable(tmp_path: Path) -> None:
     assert ready.status_code == 503
     assert ready.json()["checks"]["neo4j"] == "unavailable"
     assert "bolt://" not in ready.text and ready.json()["ref"]
-
-
-@pytest.mark.slow
-def test_neo4j_stopped_and_started_again(private_neo4j: Settings) -> None:
-    """The managed server stops: writes fail fast, nothing acknowledged is lost, /readyz is
-    503; it starts again: the same process writes again without a restart."""
-    runtime = Runtime.open(private_neo4j)
-    runtime.migrate()
-    local = LocalNeo4j(private_neo4j)
-    mem = GraphMem(isolation.space("restart"), runtime=runtime)
-    acked = [r.fact_id for r in mem.remember_facts([{"subject": "a", "value": "1"},
-                                                    {"subject": "b", "value": "2"}])]
-    with TestClient(create_app(private_neo4j)) as client:
-        assert client.get("/readyz").status_code == 200
-        local.stop()
-        try:
-            with pytest.raises(Neo4jUnavailable):
-                mem.remember_facts([{"subject": "c", "value": "3"}])
-            assert client.get("/readyz").status_code == 503
-        finally:
-            local.start()
-        wait_for(lambda: client.get("/readyz").status_code == 200, timeout=60)
-    later = mem.remember_facts([{"subject": "c", "value": "3"}])[0].fact_id
-    assert {f.id for f in mem.active()} == {*acked, later}
-    mem.records.drain()
-    assert set(mirrored(runtime, mem.space.key)) == {*acked, later}
-    runtime.close()
 
 
 @pytest.mark.postgres

@@ -56,6 +56,7 @@ class Host:
     env: dict[str, str]
     proc: subprocess.Popen[bytes] | None = None
     starts: int = 0
+    log_dir: Path | None = None  # where its logs go (its home when None)
 
     @property
     def base(self) -> str:
@@ -63,7 +64,7 @@ class Host:
 
     @property
     def log(self) -> Path:
-        return self.home / f"serve-{self.starts}.log"
+        return (self.log_dir or self.home) / f"serve-{self.starts}.log"
 
     def start(self) -> None:
         self.starts += 1

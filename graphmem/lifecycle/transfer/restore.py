@@ -28,7 +28,7 @@ from typing import IO, Any
 
 from neo4j import ManagedTransaction
 
-from graphmem.errors import GraphMemError
+from graphmem.errors import InvalidInput
 from graphmem.graph import imports, projection, spaces
 from graphmem.graph.imports import Checkpoint
 from graphmem.graph.outbox import Outbox
@@ -45,8 +45,9 @@ Progress = Callable[[int, int], None]
 Index = Callable[[str, list[str]], None]
 
 
-class SpaceNotEmpty(GraphMemError):
-    """A restore writes only into an empty space, so it never mixes with what is there."""
+class SpaceNotEmpty(InvalidInput):
+    """A restore writes only into an empty space, so it never mixes with what is there: the
+    caller chose the wrong space or the wrong mode, and is told which."""
 
 
 def import_id(target: str, digest: str, mode: str) -> str:
@@ -63,8 +64,9 @@ def _remapper(space: str, remap: bool) -> records.Remap:
 
 
 # ---- what one batch writes, live and when the mirror's log is replayed -----------------------
-class BrokenLinks(GraphMemError):
-    """A link of the export names a fact that is not there to link to."""
+class BrokenLinks(InvalidInput):
+    """A link of the export names a fact that is not there to link to: the export is
+    damaged or cut short."""
 
 
 def apply_import(tx: ManagedTransaction, space: str, now: datetime,
@@ -168,7 +170,7 @@ class Restore:
                     raise SpaceNotEmpty(
                         f"space {target} already holds {held} memory node(s): a restore"
                         " writes only into an empty space (choose a new space, or import"
-                        " with --mode replay to reconcile into this one)")
+                        " in replay mode to reconcile into this one)")
                 remap = imports.taken(self.runtime.graph, ids.get(source, []))
                 point = Checkpoint(key, target, "restore", self.verified.digest, 0, False,
                                    remap)
