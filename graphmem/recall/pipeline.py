@@ -35,6 +35,7 @@ class RecallRequest:
     critical_categories: tuple[str, ...] = ()
     strategy: Strategy = FUSED
     valid_at: datetime | None = None
+    ranked: bool = False  # rank even a pool small enough to be given whole (a search)
 
 
 @dataclass(frozen=True)
@@ -75,17 +76,19 @@ def _recalled(row: dict[str, Any], pool: Pool) -> RecalledFact:
 
 
 def retrieve(ranker: Ranker, space: str, question: str, pool: Pool, strategy: Strategy,
-             context: int, categories: Sequence[str] = (), budget: int = 200) -> Retrieved:
-    """The context facts for a question: the whole pool when small, else critical + ranked.
-    Every read runs in one transaction."""
+             context: int, categories: Sequence[str] = (), budget: int = 200,
+             ranked: bool = False) -> Retrieved:
+    """The context facts for a question: the whole pool when small (unless `ranked`), else
+    critical + ranked. Every read runs in one transaction."""
     return ranker.within(lambda bound: _retrieve(bound, space, question, pool, strategy,
-                                                 context, categories, budget))
+                                                 context, categories, budget, ranked))
 
 
 def _retrieve(ranker: Ranker, space: str, question: str, pool: Pool, strategy: Strategy,
-              context: int, categories: Sequence[str], budget: int) -> Retrieved:
+              context: int, categories: Sequence[str], budget: int,
+              ranked: bool = False) -> Retrieved:
     critical = ranker.critical(space, pool, categories, budget)
-    if ranker.pool_size(space, pool, context + 1) <= context:
+    if not ranked and ranker.pool_size(space, pool, context + 1) <= context:
         rows = ranker.pool(space, pool, context)
         return Retrieved(tuple(_recalled(r, pool) for r in rows), "all")
     ranking = ranker.rank(space, question, pool, strategy, context)
@@ -114,7 +117,7 @@ def recall(ranker: Ranker, llm: LLM | None, space: str, req: RecallRequest, cont
 
     def read(bound: Ranker) -> tuple[Retrieved, tuple[OpenConflict, ...]]:
         got = retrieve(bound, space, question, pool, req.strategy, context,
-                       req.critical_categories, budget)
+                       req.critical_categories, budget, req.ranked)
         current = pool.at is None and pool.valid_at is None
         return got, open_conflicts(bound, space, got.ids) if current else ()
 

@@ -241,11 +241,14 @@ class GraphMem:
     def recall(self, question: str, explain: bool = False, include_history: bool = False,
                as_of: datetime | None = None,
                critical_categories: Iterable[str] | None = None,
-               valid_at: datetime | None = None) -> Recall:
+               valid_at: datetime | None = None, answer: bool = True) -> Recall:
         """The facts for the question (ranked when the space is large), one answer call;
-        `as_of` and `valid_at` answer from memory as it stood, or what was true, then."""
+        `as_of` and `valid_at` answer from memory as it stood, or what was true, then.
+        `answer=False`: a search: the facts ranked by the question however few, and no
+        model call."""
         return self._run("recall", lambda call: self._reads.recall(
-            question, explain, include_history, as_of, critical_categories, valid_at))
+            question, explain, include_history, as_of, critical_categories, valid_at,
+            answer))
 
     def active(self, subject: str | None = None, as_of: datetime | None = None,
                valid_at: datetime | None = None) -> list[Fact]:

@@ -122,15 +122,15 @@ class Reads:
     def recall(self, question: str, explain: bool = False, include_history: bool = False,
                as_of: datetime | None = None,
                critical_categories: Iterable[str] | None = None,
-               valid_at: datetime | None = None) -> Recall:
+               valid_at: datetime | None = None, answer: bool = True) -> Recall:
         self.ctx.require("read")
         settings = self.ctx.settings
         categories = tuple(dict.fromkeys([*settings.critical_categories,
                                           *(critical_categories or ())]))
         req = RecallRequest(question, explain, include_history, as_of, categories,
-                            valid_at=valid_at)
-        return recall(self.ctx.ranked(), self.ctx.runtime.llm, self.ctx.key, req,
-                      settings.recall_context, settings.critical_budget)
+                            valid_at=valid_at, ranked=not answer)
+        return recall(self.ctx.ranked(), self.ctx.runtime.llm if answer else None, self.ctx.key,
+                      req, settings.recall_context, settings.critical_budget)
 
     def check_before_act(self, subjects: Iterable[str],
                          max_age: timedelta | float | None = None,

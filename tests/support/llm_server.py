@@ -27,11 +27,13 @@ from graphmem.remember.extract import SYSTEM as EXTRACT_SYSTEM
 
 @dataclass(frozen=True)
 class Reply:
-    """One scripted HTTP answer: a chat content, or an error status."""
+    """One scripted HTTP answer: a chat content, or an error status; `tool_calls` (a tool's
+    name and its arguments, each) makes a chat answer the model's calls of tools."""
 
     content: str = ""
     status: int = 200
     headers: tuple[tuple[str, str], ...] = (("retry-after-ms", "1"),)
+    tool_calls: tuple[tuple[str, dict[str, Any]], ...] = ()
 
 
 @dataclass
@@ -63,6 +65,7 @@ class _State:
     json_schema: bool = True
     embedding_dims: int = 384
     held: threading.Event | None = None
+    turns: deque[Reply] = field(default_factory=deque)  # an agent's chat turns, in order
 
 
 def facts_reply(*facts: dict[str, Any]) -> str:
@@ -143,6 +146,12 @@ class LLMServer:
         with self._lock:
             self._state.scripts[(kind, text)] = queue
 
+    def turns(self, *replies: Reply) -> None:
+        """An agent loop's model turns: each chat request that is none of graphmem's own
+        (extraction, answer, description) takes the next, whatever its messages."""
+        with self._lock:
+            self._state.turns.extend(replies)
+
     def extraction(self, text: str, *facts: dict[str, Any]) -> None:
         self.script("extract", text, facts_reply(*facts))
 
@@ -198,6 +207,8 @@ class LLMServer:
                 return Reply(json.dumps({"error": {"message": message}}), 400)
             queue = self._state.scripts.get((kind, text))
             reply = (queue.popleft() if len(queue) > 1 else queue[0]) if queue else None
+            if reply is None and kind == "chat" and self._state.turns:
+                reply = self._state.turns.popleft()
             held = self._state.held
         if held is not None:
             self._arrived.set()
@@ -205,11 +216,17 @@ class LLMServer:
         reply = reply or Reply(_default(kind, user))
         if reply.status != 200:
             return reply
+        message: dict[str, Any] = {"role": "assistant", "content": reply.content}
+        if reply.tool_calls:
+            message["tool_calls"] = [
+                {"id": f"call_{len(self.requests)}_{n}", "type": "function",
+                 "function": {"name": name, "arguments": json.dumps(arguments)}}
+                for n, (name, arguments) in enumerate(reply.tool_calls)]
         return Reply(json.dumps({
             "id": f"chatcmpl-{len(self.requests)}", "object": "chat.completion",
             "created": int(time.time()), "model": body.get("model", "test"),
-            "choices": [{"index": 0, "finish_reason": "stop",
-                         "message": {"role": "assistant", "content": reply.content}}],
+            "choices": [{"index": 0, "message": message,
+                         "finish_reason": "tool_calls" if reply.tool_calls else "stop"}],
             "usage": {"prompt_tokens": 1, "completion_tokens": 1, "total_tokens": 2},
         }))
 
