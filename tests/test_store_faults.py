@@ -132,7 +132,7 @@ def failures(writers: list[Writer]) -> Counter[str]:
 def assert_recovered(server: Server, graph: GraphDriver, writers: list[Writer]) -> None:
     """The checks every fault ends with."""
     done = acknowledged(writers)
-    assert len(done) > 50, failures(writers)
+    assert len(done) > 20, failures(writers)  # the load ran, before and after the fault
     caught_up(graph, server)
     assert_every_acknowledged_write_once(graph, server.tenant, done)
     for space in {f"{server.tenant}/{a[0]}" for a in done}:

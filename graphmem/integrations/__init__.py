@@ -3,7 +3,9 @@
 - `graphmem.integrations.langgraph`: `GraphMemStore`, LangGraph's long-term memory store
   (`pip install 'graphmem[langgraph]'`);
 - `graphmem.integrations.langchain`: `GraphMemRetriever` and the memory tools
-  (`pip install 'graphmem[langchain]'`).
+  (`pip install 'graphmem[langchain]'`);
+- `graphmem.integrations.llamaindex`: `GraphMemMemoryBlock` and `GraphMemRetriever`
+  (`pip install 'graphmem[llamaindex]'`).
 
 Each talks to a `GraphMem` (the service), as the other transports do.
 """
