@@ -15,6 +15,8 @@ import pytest
 
 from support.api_support import Api, new_tenant
 
+pytestmark = pytest.mark.races  # the generator's process, a subscription's socket
+
 CLIENT = Path(__file__).resolve().parents[2] / "clients" / "python"
 sys.path.insert(0, str(CLIENT))  # the package as committed, not an installed copy
 
