@@ -67,10 +67,17 @@ def _written(session: McpSession) -> Dictionary:
             {"subject": f"db{n}", "value": "MySQL", "confidence": 0.95},
             {"subject": f"db{n}", "value": "Postgres", "confidence": 0.95}]})
         contested += [r["fact_id"] for r in ambiguous["result"] if r.get("fact_id")]
-    proposed = _structured(session, "remember_facts", {"user_id": USER, "facts": [
-        {"subject": "active_medication", "value": f"Drug{n} 5mg PO daily",
-         "confidence": 0.95} for n in range(2 * SETTLED)]})
-    pending = [r["fact_id"] for r in proposed["result"] if r.get("fact_id")]
+    pending: list[str] = []
+    for n in range(2 * SETTLED):  # a write each: settling one settles its write's others
+        proposed = _structured(session, "remember_facts", {"user_id": USER, "facts": [
+            {"subject": "active_medication", "value": f"Drug{n} 5mg PO daily",
+             "confidence": 0.95}]})
+        pending += [r["fact_id"] for r in proposed["result"] if r.get("fact_id")]
+    undoable: list[str] = []
+    for n in range(SETTLED):  # slots no other call writes, so no later write builds on them
+        done = _structured(session, "remember_facts", {"user_id": USER, "facts": [
+            {"subject": f"undo_{n}", "value": "v", "confidence": 0.95}]})
+        undoable += [r["event_id"] for r in done["result"] if r.get("event_id")]
     conflicts = _structured(session, "list_conflicts", {"user_id": USER})["items"]
     exported = session.text("export_space", {"user_id": USER})
     session.text("remember_facts", {"user_id": "gone", "facts": [
@@ -91,6 +98,7 @@ def _written(session: McpSession) -> Dictionary:
                   "reject_change": [{"fact_id": i} for i in pending[1::2]],
                   "resolve_conflict": [{"conflict_id": c["id"], "winner": c["fact_ids"][0]}
                                        for c in conflicts],
+                  "undo_event": [{"event_id": e} for e in undoable],
                   # one of the two ways to name what to delete, never both
                   "delete": [{"fact_id": i} for i in ids] + [{"subject": s} for s in SUBJECTS]})
 
