@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import uuid
+from functools import lru_cache
 
 from starlette.concurrency import run_in_threadpool
 from starlette.requests import Request
@@ -26,20 +27,14 @@ log = logging.getLogger("graphmem.api.health")
 DEGRADABLE = frozenset({"relational"})  # what the server can serve without for a while
 
 
-_LAST: dict[str, tuple[tuple[tuple[str, str], ...], str]] = {}
-
-
+@lru_cache(maxsize=1)
 def _logged_ref(failures: tuple[tuple[str, str], ...]) -> str:
     """The reference of the log lines that hold these failures' detail: logged when they
-    differ from the last ones logged, so a probe every second through an outage adds no
-    line after the first."""
-    last = _LAST.get("failures")
-    if last is not None and last[0] == failures:
-        return last[1]
+    differ from the last ones logged (the one cached), so a probe every second through an
+    outage adds no line after the first."""
     ref = uuid.uuid4().hex[:12]
     for name, detail in failures:
         log.error("ref=%s readiness %s: %s", ref, name, detail)
-    _LAST["failures"] = (failures, ref)
     return ref
 
 

@@ -26,6 +26,7 @@ from langchain_core.retrievers import BaseRetriever
 from langchain_core.tools import BaseTool
 from pydantic import BaseModel, ConfigDict, Field
 
+from graphmem.integrations.facts import fact_metadata
 from graphmem.model.recall import RecalledFact
 from graphmem.service.memory import GraphMem
 
@@ -50,12 +51,8 @@ class GraphMemRetriever(BaseRetriever):
 
 def document(recalled: RecalledFact) -> Document:
     f = recalled.fact
-    return Document(page_content=f"{f.subject}: {f.value}", id=f.id, metadata={
-        "fact_id": f.id, "space": f.space, "subject": f.subject, "value": f.value,
-        "scope": f.scope, "status": f.status.value, "source": f.source,
-        "confidence": f.confidence, "history": recalled.history,
-        "valid_from": f.valid_from.isoformat() if f.valid_from else None,
-        "recorded_at": f.recorded_at.isoformat() if f.recorded_at else None})
+    return Document(page_content=f"{f.subject}: {f.value}", id=f.id,
+                    metadata=fact_metadata(recalled))
 
 
 # ---- tools ---------------------------------------------------------------------------------

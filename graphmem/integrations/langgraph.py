@@ -39,6 +39,7 @@ from langgraph.store.base import (
 )
 
 from graphmem.errors import InvalidInput
+from graphmem.integrations.facts import rank_score
 from graphmem.model import DEFAULT_PART, Fact, Space
 from graphmem.runtime import Runtime
 from graphmem.service.memory import Caller, GraphMem
@@ -155,7 +156,7 @@ class GraphMemStore(BaseStore):
                                         _recorded(fact), _recorded(fact)))
         if op.query:  # recall's order, each namespace's best first, scored by rank
             found = [SearchItem(i.namespace, i.key, i.value, i.created_at, i.updated_at,
-                                score=1.0 / (1 + rank)) for rank, i in enumerate(found)]
+                                score=rank_score(rank)) for rank, i in enumerate(found)]
         return found[op.offset:op.offset + op.limit]
 
     def _namespaces(self, op: ListNamespacesOp) -> list[tuple[str, ...]]:

@@ -6,7 +6,7 @@ graphmem's model, then reconciliation, so a changed fact supersedes the old one)
 each turn the facts of the space that best match the latest user message are put into the
 agent's context, one `subject: value` line each. `GraphMemRetriever` is a `BaseRetriever`:
 the facts recall ranks best for a query, as `NodeWithScore`s (score by rank, 1.0 for the
-best), their metadata the fact's id, subject, status and times.
+best), their metadata the LangChain documents' (graphmem.integrations.facts).
 
     from llama_index.core.memory import Memory
     from graphmem import GraphMem
@@ -27,6 +27,7 @@ from llama_index.core.retrievers import BaseRetriever
 from llama_index.core.schema import NodeWithScore, QueryBundle, TextNode
 from pydantic import ConfigDict, Field
 
+from graphmem.integrations.facts import fact_metadata, rank_score
 from graphmem.model.recall import RecalledFact
 from graphmem.service.memory import GraphMem
 
@@ -70,17 +71,13 @@ class GraphMemRetriever(BaseRetriever):
 
     def _retrieve(self, query_bundle: QueryBundle) -> list[NodeWithScore]:
         found = self.memory.recall(query_bundle.query_str, answer=False)
-        return [NodeWithScore(node=node(r), score=1.0 / (1 + rank))
+        return [NodeWithScore(node=node(r), score=rank_score(rank))
                 for rank, r in enumerate(found.facts[:self.k])]
 
 
 def node(recalled: RecalledFact) -> TextNode:
     f = recalled.fact
-    return TextNode(id_=f.id, text=f"{f.subject}: {f.value}", metadata={
-        "fact_id": f.id, "space": f.space, "subject": f.subject, "status": f.status.value,
-        "source": f.source, "history": recalled.history,
-        "valid_from": f.valid_from.isoformat() if f.valid_from else None,
-        "recorded_at": f.recorded_at.isoformat() if f.recorded_at else None})
+    return TextNode(id_=f.id, text=f"{f.subject}: {f.value}", metadata=fact_metadata(recalled))
 
 
 def _latest_user_text(messages: list[ChatMessage]) -> str:
