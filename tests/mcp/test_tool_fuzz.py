@@ -31,9 +31,10 @@ pytestmark = [pytest.mark.slow]
 EXAMPLES = int(os.environ.get("GRAPHMEM_MCP_FUZZ_EXAMPLES", "20"))
 USER = "fuzz"
 SUBJECTS = ["state", "plan", "city"]
-# a tool that ends the tenant answers with data once and then finds nothing to act on; it
-# runs last, and its calls are judged for internal errors only
-LAST = ("delete_all", "erase_user", "erase_tenant")
+# tools that erase for good run last, in this order (a fact erased is not found by the tools
+# that read it); the one that ends the tenant answers with data once and then finds nothing
+# to act on, and its calls are judged for internal errors only
+LAST = ("delete", "delete_all", "erase_user", "erase_tenant")
 INTERNAL = "couldn't complete"
 SETTLED = 8  # conflicts and proposals: each tool that settles them uses some up
 SPACE_ARGS = ("user_id", "agent_id", "run_id")
@@ -52,7 +53,7 @@ def admin(serve_mcp: Callable[..., Api], llm_server: LLMServer) -> Iterator[McpS
 def _written(session: McpSession) -> Dictionary:
     """What the fixture writes for the tools to find, as the fuzz dictionary: facts and the
     events that wrote them, ambiguity conflicts (two values for one slot in one call),
-    proposals to a confirm-gated slot, an export, and the receipt of an erased user."""
+    proposed dose changes of a confirm-gated slot, an export, and the receipt of an erased user."""
     ids: list[str] = []
     events: list[str] = []
     for n, subject in enumerate(SUBJECTS * 2):
@@ -67,12 +68,15 @@ def _written(session: McpSession) -> Dictionary:
             {"subject": f"db{n}", "value": "MySQL", "confidence": 0.95},
             {"subject": f"db{n}", "value": "Postgres", "confidence": 0.95}]})
         contested += [r["fact_id"] for r in ambiguous["result"] if r.get("fact_id")]
-    pending: list[str] = []
-    for n in range(2 * SETTLED):  # a write each: settling one settles its write's others
-        proposed = _structured(session, "remember_facts", {"user_id": USER, "facts": [
-            {"subject": "active_medication", "value": f"Drug{n} 5mg PO daily",
-             "confidence": 0.95}]})
-        pending += [r["fact_id"] for r in proposed["result"] if r.get("fact_id")]
+    pending: list[dict[str, str]] = []
+    for n in range(2 * SETTLED):  # pending changes of one slot are one conflict: a space each
+        for dose in ("5mg", "10mg"):  # the first dose is stored, the change proposed
+            proposed = _structured(session, "remember_facts", {
+                "user_id": f"{USER}_p{n}", "facts": [{"subject": "active_medication",
+                                                      "value": f"Drug{n} {dose} PO daily",
+                                                      "confidence": 0.95}]})
+        pending += [{"user_id": f"{USER}_p{n}", "fact_id": r["fact_id"]}
+                    for r in proposed["result"] if r.get("action") == "FLAG"]
     undoable: list[str] = []
     for n in range(SETTLED):  # slots no other call writes, so no later write builds on them
         done = _structured(session, "remember_facts", {"user_id": USER, "facts": [
@@ -92,10 +96,9 @@ def _written(session: McpSession) -> Dictionary:
                 "mode": ["replay"], "winner": contested, "from_time": [since.isoformat()],
                 "name": SUBJECTS, "text": SUBJECTS, "retention_days": [1], "days": [30],
                 "question": [f"what is the {s}?" for s in SUBJECTS]},
-        # what a settling tool needs right together: a proposal of its own (confirm and
-        # reject each take half), a conflict with one of its own facts as the winner
-        together={"confirm_change": [{"fact_id": i} for i in pending[::2]],
-                  "reject_change": [{"fact_id": i} for i in pending[1::2]],
+        # what a settling tool needs right together: a proposal of its own in its own space
+        # (confirm and reject each take half), a conflict with one of its own facts as the winner
+        together={"confirm_change": pending[::2], "reject_change": pending[1::2],
                   "resolve_conflict": [{"conflict_id": c["id"], "winner": c["fact_ids"][0]}
                                        for c in conflicts],
                   "undo_event": [{"event_id": e} for e in undoable],
@@ -161,8 +164,11 @@ def test_every_tool_fuzzed_from_its_schema_answers_without_an_internal_error(
     problems: list[str] = []
     refusals: dict[str, str] = {}  # a refusal of each tool: what a silent tool was told
     for tool in tools:
-        fuzz(admin, tool.name, arguments(tool.name, tool.input_schema, dictionary), calls, answered,
-             problems, refusals)()
+        judge = judged(admin, tool.name, calls, answered, problems, refusals)
+        plain = plainly(tool.name, tool.input_schema, dictionary)
+        if plain is not None:
+            judge(plain)
+        fuzz(tool.name, arguments(tool.name, tool.input_schema, dictionary), judge)()
     assert problems == [], "\n".join(problems[:20])
     assert sum(calls.values()) >= EXAMPLES * len(tools) // 2, calls
     silent = sorted(t.name for t in tools if not answered[t.name] and t.name != "erase_tenant")
@@ -170,15 +176,25 @@ def test_every_tool_fuzzed_from_its_schema_answers_without_an_internal_error(
         f"{name}: {refusals.get(name)}" for name in silent)
 
 
-def fuzz(session: McpSession, name: str, strategy: st.SearchStrategy[dict[str, Any]],
-         calls: Counter[str], answered: Counter[str], problems: list[str],
-         refusals: dict[str, str]) -> Callable[[], None]:
-    """A Hypothesis test of one tool: EXAMPLES calls, each judged."""
+def plainly(name: str, schema: dict[str, Any], dictionary: Dictionary
+            ) -> dict[str, Any] | None:
+    """The call that finds something for sure, made once before the fuzzed ones (which may
+    draw no such call in a short run): the first of what the dictionary knows and nothing
+    else, or None when a required argument is not in it."""
+    props = schema.get("properties", {})
+    known = {n: dictionary.values[n][0] for n in props if n in dictionary.values}
+    if name in dictionary.together:
+        known = {n: v for n, v in known.items() if n in SPACE_ARGS}
+        known.update(dictionary.together[name][-1])
+    if not set(schema.get("required", [])) <= set(known):
+        return None
+    return known
 
-    @settings(max_examples=min(EXAMPLES, ERASURES) if name in ERASING else EXAMPLES,
-              deadline=None, database=None,
-              suppress_health_check=list(HealthCheck))
-    @given(args=strategy)
+
+def judged(session: McpSession, name: str, calls: Counter[str], answered: Counter[str],
+           problems: list[str], refusals: dict[str, str]) -> Callable[[dict[str, Any]], None]:
+    """One call of a tool, judged: an internal error is a problem, a refusal is noted."""
+
     def call(args: dict[str, Any]) -> None:
         result = session.call(name, args)
         said = text_of(result)
@@ -189,5 +205,19 @@ def fuzz(session: McpSession, name: str, strategy: st.SearchStrategy[dict[str, A
             answered[name] += 1
         else:
             refusals[name] = f"{json.dumps(args)[:200]} → {said[:200]}"
+
+    return call
+
+
+def fuzz(name: str, strategy: st.SearchStrategy[dict[str, Any]],
+         judge: Callable[[dict[str, Any]], None]) -> Callable[[], None]:
+    """A Hypothesis test of one tool: EXAMPLES calls, each judged."""
+
+    @settings(max_examples=min(EXAMPLES, ERASURES) if name in ERASING else EXAMPLES,
+              deadline=None, database=None,
+              suppress_health_check=list(HealthCheck))
+    @given(args=strategy)
+    def call(args: dict[str, Any]) -> None:
+        judge(args)
 
     return call
