@@ -28,8 +28,9 @@
 #                against the suite's own managed server (scripts/test-routing.sh)
 #   make test-docker  the same tests against the official neo4j:5.26 and postgres:16 images
 #                (testcontainers; needs a running Docker engine and stops at once without one)
-#   make clients the typed Python client in clients/python regenerated from the schema
-#                (ariadne-codegen, in .venv-clients); `make test` checks it is current
+#   make clients the typed clients regenerated from the schema and clients/operations.graphql:
+#                Python (ariadne-codegen, in .venv-clients) and TypeScript (GraphQL Code
+#                Generator, `npm ci` in clients/typescript); `make test` checks both are current
 #   make readme-figures  the README's figures against a fresh measurement (within 20%)
 #   make lint    ruff, mypy --strict and the import-linter contracts (scripts/lint.sh)
 #   make docs    the documentation site: the reference pages regenerated from the code
@@ -66,7 +67,7 @@ PYTEST_WORKERS ?= 2
 # how many times `make test-repeat` runs each racing test
 REPEAT ?= 10
 FUZZ_EXAMPLES ?= 900
-MCP_FUZZ_EXAMPLES ?= 1100
+MCP_FUZZ_EXAMPLES ?= 1150
 
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
@@ -77,7 +78,7 @@ UI_SOURCES := $(shell find ui/src ui/index.html ui/ide.html ui/vite.config.ts ui
 UI_BUNDLE := ui/dist/index.html
 UI_MODULES := ui/node_modules/.package-lock.json
 
-.PHONY: clients fuzz readme-figures site docs-if-missing setup run test test-slow test-repeat test-routing test-docker test-postgres neo4j-jars lint stop compose help ui \
+.PHONY: clients clients-ts fuzz readme-figures site docs-if-missing setup run test test-slow test-repeat test-routing test-docker test-postgres neo4j-jars lint stop compose help ui \
 	ui-if-missing reference-vectors test-sentence-transformers docs
 
 help:
@@ -110,7 +111,7 @@ run:
 	$(MAKE) --no-print-directory -j2 setup ui-if-missing docs-if-missing
 	$(GRAPHMEM) serve
 
-test: $(DEV_STAMP) $(CLIENTS_VENV)/.installed neo4j-jars ui test-postgres
+test: $(DEV_STAMP) $(CLIENTS_VENV)/.installed clients-ts neo4j-jars ui test-postgres
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup --slow=exclude \
 		--junitxml=test-results/suite.xml $(PYTEST_ARGS)
 
@@ -128,7 +129,7 @@ test-slow: $(DEV_STAMP) neo4j-jars ui test-postgres
 readme-figures: $(STAMP)
 	$(BIN)/python scripts/readme_figures.py --check $(FIGURES_ARGS)
 
-test-repeat: $(DEV_STAMP) $(CLIENTS_VENV)/.installed neo4j-jars ui test-postgres
+test-repeat: $(DEV_STAMP) $(CLIENTS_VENV)/.installed clients-ts neo4j-jars ui test-postgres
 	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup -m races --count $(REPEAT) $(PYTEST_ARGS)
 
 # The managed server's jars (idempotent); the tests' own server under .graphmem-test/ runs
@@ -169,8 +170,18 @@ $(CLIENTS_VENV)/.installed: clients/python/pyproject.toml
 	$(CLIENTS_VENV)/bin/python -m pip install -q "ariadne-codegen>=0.19,<0.20"
 	touch $@
 
-clients: $(CLIENTS_VENV)/.installed
+# The typed TypeScript client (clients/typescript): its dependencies exactly as locked.
+TS_CLIENT_MODULES := clients/typescript/node_modules/.package-lock.json
+
+clients-ts: $(TS_CLIENT_MODULES)
+
+$(TS_CLIENT_MODULES): clients/typescript/package-lock.json
+	cd clients/typescript && npm ci --no-audit --no-fund
+
+# Both typed clients regenerated from the schema and clients/operations.graphql.
+clients: $(CLIENTS_VENV)/.installed $(TS_CLIENT_MODULES)
 	cd clients/python && ../../$(CLIENTS_VENV)/bin/ariadne-codegen --config pyproject.toml
+	cd clients/typescript && npm run codegen
 
 site: $(DOCS_VENV)/.installed
 	NO_MKDOCS_2_WARNING=1 $(DOCS_VENV)/bin/mkdocs build --strict

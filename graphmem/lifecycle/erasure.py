@@ -195,11 +195,13 @@ def erase_subtree(runtime: Clients, tenant: str, user: str | None = None,
              for space in spaces]
     anchor = f"{tenant}/{user}" if user else tenant
     receipts.forget_subtree(runtime.store, anchor, (p["receipt"]["id"] for p in parts))
-    scrub_transaction_logs(runtime)
+    facts = sum(p["receipt"]["facts"] for p in parts)
+    if facts:
+        scrub_transaction_logs(runtime)
     mirror = runtime.mirror
     fields = {
         "scope": "user" if user else "tenant", "user": user, "spaces": spaces,
-        "facts": sum(p["receipt"]["facts"] for p in parts),
+        "facts": facts,
         "space_receipts": [p["receipt"]["id"] for p in parts],
         "mirror": "erased" if all(p["receipt"]["mirror"] == "erased" for p in parts)
         else "pending",

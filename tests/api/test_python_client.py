@@ -30,7 +30,9 @@ def test_the_committed_client_is_what_the_generator_writes(tmp_path: Path) -> No
                                                                 "__pycache__"))
     config = work / "pyproject.toml"
     schema = CLIENT.parents[1] / "schema" / "schema.graphql"
-    config.write_text(config.read_text().replace("../../schema/schema.graphql", str(schema)))
+    operations = CLIENT.parent / "operations.graphql"
+    config.write_text(config.read_text().replace("../../schema/schema.graphql", str(schema))
+                      .replace("../operations.graphql", str(operations)))
     generator = CLIENT.parents[1] / ".venv-clients" / "bin" / "ariadne-codegen"
     assert generator.exists(), "`make clients` installs ariadne-codegen in .venv-clients"
     subprocess.run([str(generator), "--config", str(config)], cwd=work, check=True,

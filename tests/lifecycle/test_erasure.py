@@ -259,6 +259,23 @@ def test_subtree_erasure_takes_every_space_of_a_user(make: Make,
     assert mirrored(mirror_runtime, neighbour.space.key) == {}
 
 
+def test_a_subtree_erasure_rotates_the_transaction_log_only_when_it_erased_facts(
+        make: Make, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Rotating pads the log with a megabyte in three transactions: an erasure that found
+    nothing (a user erased again, a user never seen) has no value to push out of it."""
+    rotations: list[object] = []
+    real = erasure.txlog.rotate
+    monkeypatch.setattr(erasure.txlog, "rotate", lambda graph: rotations.append(graph)
+                        or real(graph))
+    mem = make()
+    mem.remember_facts([{"subject": "city", "value": SECRET}])
+    assert mem.erasure.erase_subtree("user")["receipt"]["facts"] == 1
+    assert len(rotations) == 1
+    again = mem.erasure.erase_subtree("user")["receipt"]
+    assert again["facts"] == 0 and again["spaces"] == [mem.space.key]
+    assert len(rotations) == 1
+
+
 def test_nothing_is_erased_while_the_relational_store_is_down(
         make: Make, mirror_runtime: Runtime) -> None:
     mem = make()
