@@ -140,3 +140,32 @@ def test_the_neo4j_chart_values_ask_for_a_three_server_enterprise_cluster() -> N
                for e in d["spec"]["template"]["spec"]["containers"][0]["env"]
                if e["name"] == "GRAPHMEM_NEO4J_URI")
     assert uri.startswith(f"neo4j://{neo4j['name']}-")
+
+
+def keep_alive_settings() -> dict[str, str]:
+    """The managed server's keep-alive settings, which give the driver its read timeout."""
+    template = ROOT / "graphmem" / "neo4j_local" / "neo4j.conf"
+    return dict(line.split("=", 1) for line in template.read_text().splitlines()
+                if line.startswith("server.bolt.connection_keep_alive"))
+
+
+def neo4j_env(name: str) -> str:
+    """A setting's name as the Neo4j image reads it from the environment."""
+    return "NEO4J_" + name.replace("_", "__").replace(".", "_")
+
+
+def test_every_deployed_neo4j_gives_the_driver_the_managed_servers_read_timeout() -> None:
+    wanted = keep_alive_settings()
+    assert len(wanted) == 4 and wanted["server.bolt.connection_keep_alive_for_requests"] == "ALL"
+    chart = yaml.safe_load(NEO4J_VALUES.read_text())["config"]
+    assert {k: str(chart.get(k)) for k in wanted} == wanted
+    servers = 0
+    for path in (CLUSTER, ROOT / "docker-compose.yml"):
+        doc = yaml.safe_load(path.read_text())
+        for name, service in doc["services"].items():
+            if not str(service.get("image", "")).startswith("neo4j:"):
+                continue
+            servers += 1
+            env = service["environment"]
+            assert {k: str(env.get(neo4j_env(k))) for k in wanted} == wanted, (path, name)
+    assert servers == 4, "three cluster servers and the Compose file's one"

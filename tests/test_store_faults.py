@@ -46,6 +46,7 @@ OUTAGE = float(os.environ.get("GRAPHMEM_FAULT_SECONDS", "60"))
 WARM = 4.0  # seconds of load before a fault, and after the recovery
 LOG_BUDGET = 4_096  # bytes the server may log while a store is down
 PACE = 10  # writes a second, at most, of each of the four writers
+DEADLINE = 60.0  # seconds a client gives a call: an answer later than that is a failure
 GRAPH_DOWN = "the graph store (Neo4j) is unreachable; retry in a few seconds"
 
 
@@ -107,10 +108,11 @@ def serving(workdir: Path, home: Path, database_url: str, neo4j: Settings) -> It
 def load(server: Server) -> Iterator[list[Writer]]:
     """Four writers: two on one space (the same ten slots), two on spaces of their own, each
     at most PACE writes a second (a steady load, not the machine's ceiling: the faults are
-    under test, not the throughput)."""
+    under test, not the throughput), each call given DEADLINE seconds."""
     stop = threading.Event()
     writers = [Writer(server.base, server.token, "shared/a/r" if n < 2 else f"own{n}/a/r",
-                      n < 2, stop, f"w{n}", pace=1 / PACE) for n in range(4)]
+                      n < 2, stop, f"w{n}", pace=1 / PACE, deadline=DEADLINE)
+               for n in range(4)]
     for writer in writers:
         writer.start()
     try:
@@ -312,9 +314,11 @@ def fill(path: Path) -> None:
 def test_neo4j_flapping_behind_toxiproxy_leaks_no_thread_or_connection(
         settings: Settings, graph: GraphDriver, tmp_path: Path) -> None:
     """Neo4j reached through Toxiproxy, which drops every connection and refuses new ones
-    for two seconds in every five, and for a while answers each packet a second late: calls
-    fail as UNAVAILABLE or succeed (slowly), never otherwise, and once it is over the
-    server holds as many threads and Neo4j connections as before."""
+    for two seconds in every five, for a while answers each packet a second late, and at the
+    end swallows every answer for BLACK_HOLE seconds without closing anything: calls fail as
+    UNAVAILABLE within the client's deadline or succeed (slowly), never otherwise (a call
+    past the deadline is a ReadTimeout), and once it is over the server holds as many
+    threads and Neo4j connections as before."""
     host, port = settings.bolt_uri.removeprefix("bolt://").rsplit(":", 1)
     with toxiproxy(isolation.TEST_HOME, f"{host}:{port}", "neo4j") as proxy:
         through = settings.model_copy(update={"neo4j_uri": f"bolt://127.0.0.1:{proxy.port}"})
@@ -334,6 +338,11 @@ def test_neo4j_flapping_behind_toxiproxy_leaks_no_thread_or_connection(
                 if cycle == FLAPS // 2:
                     proxy.remove("slow")
                 seen.append((threads(pid), connections(pid, proxy.port)))
+            before = failures(writers)["UNAVAILABLE"]
+            proxy.add("timeout", "hole", timeout=0)  # data dropped, connections kept open
+            time.sleep(BLACK_HOLE)
+            proxy.remove("hole")
+            swallowed = failures(writers)["UNAVAILABLE"] - before
             wait_for(lambda: server.ready() == (200, "ready"), timeout=120)
             settled = len(acknowledged(writers))
             wait_for(lambda: len(acknowledged(writers)) > settled + 20, timeout=120)
@@ -341,6 +350,7 @@ def test_neo4j_flapping_behind_toxiproxy_leaks_no_thread_or_connection(
             seen.append((threads(pid), connections(pid, proxy.port)))
         assert set(failures(writers)) <= {"UNAVAILABLE"}, failures(writers)
         assert failures(writers)["UNAVAILABLE"] > 0, "the faults reached the clients"
+        assert swallowed > 0, "calls into the black hole were answered UNAVAILABLE"
         # what the first rounds of faults may grow (a pool that fills up to its load) the
         # later ones do not grow again
         first, last = seen[: FLAPS // 3], seen[-1]
@@ -350,6 +360,9 @@ def test_neo4j_flapping_behind_toxiproxy_leaks_no_thread_or_connection(
 
 
 FLAPS = 8
+# a black-holed Neo4j is given up on after 10 s of silence (the managed server's keep-alive
+# hint to the driver), then a new connection's handshake after 10 s
+BLACK_HOLE = 30.0
 
 
 def threads(pid: int) -> int:

@@ -42,6 +42,9 @@ def unavailable(settings: Settings, error: Exception) -> Neo4jUnavailable:
     return Neo4jUnavailable(f"Neo4j at {uri} failed: {message}")
 
 
+ACQUIRE_SECONDS = 10.0
+
+
 class GraphDriver:
     """Owns the driver; every statement is run by name from the cypher/ registry."""
 
@@ -49,9 +52,11 @@ class GraphDriver:
         self.settings = settings
         try:
             user, password = settings.neo4j_auth()
+            # the acquisition timeout also bounds a new connection's handshake: a server
+            # that accepts and then never answers is given up on after ACQUIRE_SECONDS
             self._driver = GraphDatabase.driver(
                 settings.bolt_uri, auth=(user, password),
-                connection_acquisition_timeout=30.0, connection_timeout=5.0,
+                connection_acquisition_timeout=ACQUIRE_SECONDS, connection_timeout=5.0,
                 max_transaction_retry_time=30.0, notifications_min_severity="OFF",
             )
         except ValueError as e:

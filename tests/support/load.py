@@ -33,6 +33,7 @@ class Writer(threading.Thread):
     stop: threading.Event
     label: str
     pace: float = 0.0  # seconds between two writes (0: as fast as the server answers)
+    deadline: float = 120.0  # seconds a call may take; a later answer is a ReadTimeout
     acknowledged: list[tuple[str, str, str]] = field(default_factory=list)
     failed: Counter[str] = field(default_factory=Counter)
     messages: Counter[str] = field(default_factory=Counter)
@@ -43,7 +44,7 @@ class Writer(threading.Thread):
 
     def run(self) -> None:
         headers = {"Authorization": f"Bearer {self.token}"}
-        with loopback.client(timeout=120, headers=headers) as http:
+        with loopback.client(timeout=self.deadline, headers=headers) as http:
             n = 0
             while not self.stop.is_set():
                 subject = f"slot_{n % SLOTS}" if self.shared else f"{self.label}_k{n}"
