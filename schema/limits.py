@@ -385,12 +385,6 @@ def extensions(settings: Settings, paged: frozenset[str],
     return [partial(QueryLimits, Documents(limits, budget=budget))]
 
 
-def check_hops(hops: int, settings: Settings) -> int:
-    if not 1 <= hops <= settings.api_max_hops:
-        raise InvalidInput(f"hops must be between 1 and {settings.api_max_hops}, got {hops}")
-    return hops
-
-
 def check_limit(limit: int, settings: Settings) -> int:
     if not 1 <= limit <= settings.api_max_page:
         raise InvalidInput(f"limit must be between 1 and {settings.api_max_page}, got {limit}")

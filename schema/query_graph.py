@@ -35,7 +35,7 @@ from graphmem.schema.graph_types import (
     Vocabulary,
 )
 from graphmem.schema.inputs import EntityRefInput, PathDirection, PathStepInput
-from graphmem.schema.limits import check_hops, check_limit
+from graphmem.schema.limits import check_limit
 from graphmem.schema.relay import Connection, connection, wants
 from graphmem.schema.types import History
 
@@ -91,7 +91,6 @@ class GraphQueries:
     async def neighbourhood(self, info: GraphInfo, space: SpaceArg, type: str, name: str,
                             hops: int = 1, as_of: AsOf = None, valid_at: ValidAt = None,
                             limit: int = 50) -> RelatedResult:
-        check_hops(hops, settings(info))
         found = await run(info, space, type=type, name=name, hops=hops,
                           when=when(as_of, valid_at), limit=check_limit(limit, settings(info)))
         return RelatedResult.from_model(found, _space(info, space), as_of)
@@ -111,14 +110,10 @@ class GraphQueries:
                              answer: bool = True,
                              path: list[PathStepInput] | None = None,
                              after: str | None = None) -> RelatedResult:
-        if hops is not None:
-            check_hops(hops, settings(info))
         given: list[StartSpec] | None = (
             [e.name if e.type is None else (e.type, e.name) for e in entities]
             if entities else None)
         steps = [PathStep(s.relation, s.direction == PathDirection.OUT) for s in path or ()]
-        if len(steps) > settings(info).api_max_hops:
-            check_hops(len(steps), settings(info))
         found = await run(info, space, question=question, entities=given, hops=hops,
                           when=when(as_of, valid_at), limit=check_limit(limit, settings(info)),
                           answer=answer, path=steps or None, after=after)

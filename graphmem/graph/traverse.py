@@ -17,7 +17,6 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
-from graphmem.errors import InvalidInput
 from graphmem.graph.entities import row_to_entity
 from graphmem.graph.facts import row_to_fact
 from graphmem.graph.reads import value_at
@@ -25,8 +24,6 @@ from graphmem.graph.rows import plain
 from graphmem.model import Fact
 from graphmem.model.entities import Entity
 from graphmem.model.paths import Bounds, Edge, Path
-
-MAX_HOPS = 4
 
 
 def _edge(row: dict[str, Any]) -> Edge:
@@ -103,8 +100,7 @@ def traverse(tx: ManagedTransaction, space: str, start: Sequence[Entity] | Seque
 
     `start` is entities, or entity keys not yet looked up: then the first hop finds them
     too (a round trip less), and the start entities returned are those that exist."""
-    if not 1 <= hops <= MAX_HOPS:
-        raise InvalidInput(f"hops must be between 1 and {MAX_HOPS}, got {hops}")
+    assert 1 <= hops <= bounds.hops, hops  # the service checks it against the settings
     keys = [e if isinstance(e, str) else e.key for e in start]
     known = {e.key: e for e in start if isinstance(e, Entity)}
     walk = _Walk(bounds, {k: 0 for k in keys}, {k: [Path((k,))] for k in keys}, dict(known),

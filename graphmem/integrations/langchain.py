@@ -76,7 +76,7 @@ class QuestionArguments(BaseModel):
 class RelatedArguments(BaseModel):
     question: str = Field(description="A question about how things are related, in plain"
                                       " words, e.g. 'who manages the team Alice is on?'")
-    hops: int | None = Field(None, ge=1, le=4,
+    hops: int | None = Field(None, ge=1,
                              description="How many relations to follow at most (default 4)")
 
 

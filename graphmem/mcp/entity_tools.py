@@ -49,14 +49,14 @@ async def search_entities(ctx: Context[Any, Any],
 
 @tool("read", title="Entity neighbourhood", read_only=True)
 async def entity_neighbourhood(ctx: Context[Any, Any], type: EntityType, name: EntityName,
-                               hops: Annotated[int, Field(ge=1, le=4)] = 1,
+                               hops: Annotated[int, Field(ge=1)] = 1,
                                as_of: Instant = None, valid_at: Instant = None,
                                limit: Annotated[int, Field(ge=1, le=500)] = 50,
                                user_id: UserId = D, agent_id: AgentId = D,
                                run_id: RunId = D) -> CallToolResult:
-    """What an entity is connected to, `hops` edges out (1–4), with the fact behind each
-    edge; `as_of` / `valid_at` walk the graph as it stood or as the world was then.
-    E.g. {"type": "person", "name": "Ada", "hops": 2}."""
+    """What an entity is connected to, `hops` edges out (at most GRAPHMEM_API_MAX_HOPS, 4
+    unless set), with the fact behind each edge; `as_of` / `valid_at` walk the graph as it
+    stood or as the world was then. E.g. {"type": "person", "name": "Ada", "hops": 2}."""
     return await call(ctx, "entity_neighbourhood", space_of(user_id, agent_id, run_id),
                       lambda mem: mem.entities.neighbourhood(type, name, hops, as_of,
                                                              valid_at, limit))

@@ -143,7 +143,7 @@ class PathStepIn(BaseModel):
 async def recall_related(ctx: Context[Any, Any], question: Question | None = None,
                          entities: Annotated[list[EntityRef | str] | None,
                                              Field(max_length=50)] = None,
-                         hops: Annotated[int | None, Field(ge=1, le=10)] = None,
+                         hops: Annotated[int | None, Field(ge=1)] = None,
                          as_of: Instant = None, valid_at: Instant = None,
                          limit: Annotated[int, Field(ge=1, le=500)] = 50,
                          path: Annotated[list[PathStepIn] | None,

@@ -13,11 +13,13 @@ from graphmem.model.entities import Entity
 
 @dataclass(frozen=True)
 class Bounds:
-    """How much one traversal may do: paths kept, edges read per entity, edges in all."""
+    """How much one traversal may do: paths kept, edges read per entity, edges in all, and
+    the deepest walk (GRAPHMEM_API_MAX_HOPS, checked by the service before a walk starts)."""
 
     paths: int = 50
     fanout: int = 100
     expansions: int = 2000
+    hops: int = 4
 
     def __post_init__(self) -> None:
         if min(self.paths, self.fanout, self.expansions) < 1:

@@ -19,7 +19,7 @@ from neo4j import ManagedTransaction
 from graphmem.embeddings.errors import EmbedderUnavailable
 from graphmem.errors import InvalidInput
 from graphmem.graph.driver import GraphDriver
-from graphmem.graph.traverse import MAX_HOPS, edge_facts, traverse
+from graphmem.graph.traverse import edge_facts, traverse
 from graphmem.lexicon.senses import Senses
 from graphmem.model import Fact
 from graphmem.model.entities import Entity
@@ -36,12 +36,13 @@ from graphmem.recall.start_entities import (
     typed_keys,
 )
 
-__all__ = ["MAX_HOPS", "Bounds", "Edge", "Path", "PathStep", "Reader", "Related", "StartSpec",
+__all__ = ["Bounds", "Edge", "Path", "PathStep", "Reader", "Related", "StartSpec",
            "lucene_query", "provenance", "recall_related"]
 
 log = logging.getLogger(__name__)
 
 NEIGHBOURHOOD_HOPS = 2  # the walk's depth when no question and no `hops` is given
+SEARCH_HOPS = 4  # a question's path search depth when no `hops` is given
 
 
 def _starts(tx: ManagedTransaction, space: str, question: str | None,
@@ -78,12 +79,13 @@ def _recall(tx: ManagedTransaction, space: str, question: str | None,
     notes: tuple[str, ...] = ()
     if question and question.strip() and reader.vectors is not None:
         try:
-            return _ranked(tx, space, question, start, how, given, hops or MAX_HOPS, as_of,
+            depth = hops or min(SEARCH_HOPS, bounds.hops)
+            return _ranked(tx, space, question, start, how, given, depth, as_of,
                            valid_at, bounds, reader)
         except EmbedderUnavailable as e:
             log.warning("recall_related could not rank paths by the question: %s", e)
             notes = (f"paths are not ranked: the embedding model is unavailable ({e})",)
-    depth = hops or NEIGHBOURHOOD_HOPS
+    depth = hops or min(NEIGHBOURHOOD_HOPS, bounds.hops)
     walked, paths, found, truncated = traverse(tx, space, start, depth, as_of, valid_at,
                                                bounds)
     if given and looked_up:  # typed keys the walk's first hop looked up
@@ -182,8 +184,7 @@ def recall_related(graph: GraphDriver, space: str, question: str | None,
     with), else the neighbourhood, unranked. An answer is named only when every word of the
     question is explained by the best path's relations. With a path `pattern`, exactly the
     paths along it, a page after `after`, and their ends as the answers."""
-    if hops is not None and not 1 <= hops <= MAX_HOPS:
-        raise InvalidInput(f"hops must be between 1 and {MAX_HOPS}, got {hops}")
+    assert hops is None or 1 <= hops <= bounds.hops, hops  # checked by the service
     if after is not None and not pattern:
         raise InvalidInput("a cursor pages a path pattern's paths: give the same `path`")
     return graph.execute(_recall, space, question, given, hops, as_of, valid_at, bounds,

@@ -71,13 +71,18 @@ class EntityGraph:
                        answer: bool = True, path: Sequence[PathStep] | None = None,
                        after: str | None = None, call: AuditCall | None = None) -> Related:
         self.ctx.require("read")
+        deepest = self.ctx.settings.api_max_hops
+        for what, depth in (("hops", hops), ("a path pattern's steps", len(path or ()) or None)):
+            if depth is not None and not 1 <= depth <= deepest:
+                raise InvalidInput(f"{what} must be between 1 and {deepest}"
+                                   f" (GRAPHMEM_API_MAX_HOPS), got {depth}")
         runtime = self.ctx.runtime
         if (call is not None and question and not path and runtime.llm is not None
                 and self.ctx.settings.describe_relations and self.ctx.caller.can("write")):
             self.describe_relations(call)  # once per new relation type, never per question
         found = related.recall_related(
             self.ctx.graph, self.ctx.key, question, start, hops, aware(as_of, "as_of"),
-            aware(valid_at, "valid_at"), Bounds(paths=limit),
+            aware(valid_at, "valid_at"), Bounds(paths=limit, hops=deepest),
             related.Reader(self._vectors, runtime.lexicon, runtime.relation_knowledge),
             path, after)
         llm = self.ctx.runtime.llm
