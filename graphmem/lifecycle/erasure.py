@@ -186,11 +186,22 @@ def subtree_spaces(runtime: Clients, tenant: str, user: str | None = None) -> li
     found.update(str(r[0]) for r in rows)
     return sorted(found)
 
+def holding(runtime: Clients, spaces: Sequence[str]) -> list[str]:
+    """The spaces that still hold something to erase, in either store: erasing the others
+    again would cost their transactions and take nothing."""
+    held = {str(r["space"]) for r in runtime.graph.read("spaces/holding", spaces=list(spaces))}
+    for space in set(spaces) - held:
+        if runtime.store.query("SELECT 1 FROM mirror_facts WHERE space = ? LIMIT 1", (space,)):
+            held.add(space)
+    return sorted(held)
+
+
 def erase_subtree(runtime: Clients, tenant: str, user: str | None = None,
                   call: AuditCall | None = None) -> dict[str, Any]:
-    """Erase every space of a tenant, or of one user in it; one signed receipt for all. The
-    subtree's other receipts and decisions go too (they name subjects and actions)."""
-    spaces = subtree_spaces(runtime, tenant, user)
+    """Erase every space of a tenant, or of one user in it, that holds anything; one signed
+    receipt for all. The subtree's other receipts and decisions go too (they name subjects
+    and actions)."""
+    spaces = holding(runtime, subtree_spaces(runtime, tenant, user))
     parts = [erase(runtime, space, Target("space"), call, rotate_logs=False)
              for space in spaces]
     anchor = f"{tenant}/{user}" if user else tenant

@@ -1,0 +1,10 @@
+// Of the given spaces, those that still hold something an erasure takes: facts, entities,
+// conflicts, messages or vectors (a space erased before holds none of them).
+UNWIND $spaces AS space
+WITH space
+WHERE EXISTS { MATCH (:Fact {space: space}) }
+   OR EXISTS { MATCH (:Entity {space: space}) }
+   OR EXISTS { MATCH (:Conflict {space: space}) }
+   OR EXISTS { MATCH (:Message {space: space}) }
+   OR EXISTS { MATCH (v:FactVector) WHERE v.space = space AND v.seq IS NOT NULL }
+RETURN space
