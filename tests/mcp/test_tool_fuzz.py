@@ -28,7 +28,7 @@ from support.mcp_support import McpSession, http, text_of
 
 pytestmark = [pytest.mark.slow]
 
-EXAMPLES = int(os.environ.get("GRAPHMEM_MCP_FUZZ_EXAMPLES", "20"))
+EXAMPLES = int(os.environ.get("GRAPHMEM_MCP_FUZZ_EXAMPLES", "110"))
 USER = "fuzz"
 SUBJECTS = ["state", "plan", "city"]
 # tools that erase for good run last, in this order (a fact erased is not found by the tools
@@ -38,8 +38,9 @@ LAST = ("delete", "delete_all", "erase_user", "erase_tenant")
 INTERNAL = "couldn't complete"
 SETTLED = 8  # conflicts and proposals: each tool that settles them uses some up
 SPACE_ARGS = ("user_id", "agent_id", "run_id")
-# an erasure erases and signs a receipt (about a second a call): at most this many a tool
-ERASING, ERASURES = ("erase_user", "erase_tenant"), 100
+# erasing a user or a tenant erases each of its spaces that holds anything (the fuzzed calls
+# make hundreds), a fraction of a second each: these tools get a few calls, and minutes
+ERASING, ERASURES, ERASING_SECONDS = ("erase_user", "erase_tenant"), 5, 600.0
 
 
 @pytest.fixture(scope="module")
@@ -63,7 +64,7 @@ def _written(session: McpSession) -> Dictionary:
         events += [r["event_id"] for r in done["result"] if r.get("event_id")]
     since = datetime.now(UTC) - timedelta(hours=1)
     contested: list[str] = []
-    for n in range(SETTLED):  # resolved and dismissed ones are gone for the next calls
+    for n in range(2 * SETTLED):  # resolved and dismissed ones are gone for the next calls
         ambiguous = _structured(session, "remember_facts", {"user_id": USER, "facts": [
             {"subject": f"db{n}", "value": "MySQL", "confidence": 0.95},
             {"subject": f"db{n}", "value": "Postgres", "confidence": 0.95}]})
@@ -91,16 +92,18 @@ def _written(session: McpSession) -> Dictionary:
     return Dictionary(
         values={"user_id": [USER], "agent_id": ["default"], "run_id": ["default"],
                 "subject": SUBJECTS, "subjects": [SUBJECTS[:2]], "fact_id": ids,
-                "event_id": events, "conflict_id": [c["id"] for c in conflicts],
+                "event_id": events, "conflict_id": [c["id"] for c in conflicts[::2]],
                 "receipt_id": [erased["receipt"]["id"]], "data": [exported],
                 "mode": ["replay"], "winner": contested, "from_time": [since.isoformat()],
                 "name": SUBJECTS, "text": SUBJECTS, "retention_days": [1], "days": [30],
                 "question": [f"what is the {s}?" for s in SUBJECTS]},
         # what a settling tool needs right together: a proposal of its own in its own space
-        # (confirm and reject each take half), a conflict with one of its own facts as the winner
+        # (confirm and reject each take half), a conflict of its own (dismiss and the readers
+        # take half, resolve the other half) with one of its own facts as the winner
         together={"confirm_change": pending[::2], "reject_change": pending[1::2],
+                  "dismiss_conflict": [{"conflict_id": c["id"]} for c in conflicts[::2]],
                   "resolve_conflict": [{"conflict_id": c["id"], "winner": c["fact_ids"][0]}
-                                       for c in conflicts],
+                                       for c in conflicts[1::2]],
                   "undo_event": [{"event_id": e} for e in undoable],
                   # one of the two ways to name what to delete, never both
                   "delete": [{"fact_id": i} for i in ids] + [{"subject": s} for s in SUBJECTS]})
@@ -196,7 +199,7 @@ def judged(session: McpSession, name: str, calls: Counter[str], answered: Counte
     """One call of a tool, judged: an internal error is a problem, a refusal is noted."""
 
     def call(args: dict[str, Any]) -> None:
-        result = session.call(name, args)
+        result = session.call(name, args, timeout=ERASING_SECONDS if name in ERASING else 120)
         said = text_of(result)
         calls[name] += 1
         if INTERNAL in said:
