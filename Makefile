@@ -18,7 +18,7 @@
 #   make fuzz    Schemathesis against a live server's /graphql, FUZZ_EXAMPLES per operation
 #                (default 900: over 50,000 generated operations; CI's run has about 5,000),
 #                and every MCP tool from its JSON Schema, MCP_FUZZ_EXAMPLES calls per tool
-#                (default 1,100: over 50,000; CI's run has 25 a tool)
+#                (default 1,150: over 50,000; `make test-slow` runs 110 a tool)
 #   make test-repeat  the modules that race by nature (marked `races`: processes, threads,
 #                timers, locks, sockets, the browser) REPEAT times each (default 10), on the
 #                same workers, then each test that failed even once with its failure count
