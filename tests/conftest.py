@@ -59,7 +59,8 @@ neo4j._sync.io._pool.choice = random.Random().choice  # type: ignore[attr-define
 neo4j._sync.work.session.random = random.Random().random  # type: ignore[attr-defined]
 
 pytest_plugins = ["support.memory_fixtures", "support.llm_fixtures", "support.mirror_fixtures",
-                  "support.schema_probe", "support.plan_fixtures", "support.flake_report"]
+                  "support.schema_probe", "support.plan_fixtures", "support.flake_report",
+                  "support.related_chain"]
 
 DEFAULT_TEST_POSTGRES_URL = "postgresql://graphmem:graphmem@127.0.0.1:5432/graphmem_test"
 

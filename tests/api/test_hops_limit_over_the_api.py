@@ -5,9 +5,7 @@ every transport reaches)."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-
-import pytest
+from collections.abc import Callable
 
 from graphmem import GraphMem
 from graphmem.runtime import Runtime
@@ -20,19 +18,12 @@ RELATED = ("query($s: String!, $h: Int) { recallRelated(space: $s, entities: [{n
            " hops: $h) { paths { keys } } }")
 
 
-@pytest.fixture
-def deep(runtime: Runtime) -> Iterator[Runtime]:
-    built = Runtime(runtime.settings.model_copy(update={"api_max_hops": DEEPEST}),
-                    runtime.graph, runtime.store)
-    yield built
-    built.close_workers()
-
 
 def test_graphql_and_mcp_walk_as_deep_as_the_setting_and_no_deeper(
-        serve_api: Callable[..., Api], deep: Runtime) -> None:
+        serve_api: Callable[..., Api], deep_runtime: Runtime) -> None:
     api = serve_api(api_max_hops=DEEPEST)
     tenant = new_tenant()
-    with GraphMem(f"{tenant}/chain/default/default", runtime=deep) as mem:
+    with GraphMem(f"{tenant}/chain/default/default", runtime=deep_runtime) as mem:
         chain(mem)
     token = api.key("reader", tenant)
     found = api.ok(token, RELATED, {"s": "chain", "h": DEEPEST})["recallRelated"]

@@ -4,8 +4,6 @@ checks it; the walk below trusts it)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 
 from graphmem import GraphMem
@@ -16,16 +14,8 @@ from support.api_support import new_tenant
 from support.related_chain import CHAIN, DEEPEST, chain, longest, name_of
 
 
-@pytest.fixture
-def deep(runtime: Runtime) -> Iterator[Runtime]:
-    built = Runtime(runtime.settings.model_copy(update={"api_max_hops": DEEPEST}),
-                    runtime.graph, runtime.store)
-    yield built
-    built.close_workers()
-
-
-def test_the_python_api_walks_as_deep_as_the_setting_and_no_deeper(deep: Runtime) -> None:
-    with GraphMem(f"{new_tenant()}/chain/default/default", runtime=deep) as mem:
+def test_the_python_api_walks_as_deep_as_the_setting_and_no_deeper(deep_runtime: Runtime) -> None:
+    with GraphMem(f"{new_tenant()}/chain/default/default", runtime=deep_runtime) as mem:
         chain(mem)
         found = mem.recall_related(entities=["stop0"], hops=DEEPEST)
         assert longest([[name_of(k) for k in p.keys] for p in found.paths]) == CHAIN
