@@ -174,25 +174,14 @@ def _mirrored(runtime: Clients, space: str, event_id: str | None) -> bool:
     return bool(runtime.store.query("SELECT 1 FROM events WHERE event_id = ?", (event_id,)))
 
 # ---- subtrees ------------------------------------------------------------------------------
-def subtree_spaces(runtime: Clients, tenant: str, user: str | None = None) -> list[str]:
-    """Every space under tenant (or tenant/user) known to either store."""
+def holding(runtime: Clients, tenant: str, user: str | None = None) -> list[str]:
+    """The spaces under tenant (or tenant/user) that still hold something to erase, in either
+    store: erasing the others again would cost their transactions and take nothing."""
     prefix = f"{tenant}/" + (f"{user}/" if user else "")
-    found = {r["space"] for r in runtime.graph.read("spaces/under", prefix=prefix,
-                                                      store=None)}
-    rows = runtime.store.query(
-        "SELECT DISTINCT space FROM events WHERE substr(space, 1, ?) = ?"
-        " UNION SELECT DISTINCT space FROM mirror_facts WHERE substr(space, 1, ?) = ?",
-        (len(prefix), prefix, len(prefix), prefix))
-    found.update(str(r[0]) for r in rows)
-    return sorted(found)
-
-def holding(runtime: Clients, spaces: Sequence[str]) -> list[str]:
-    """The spaces that still hold something to erase, in either store: erasing the others
-    again would cost their transactions and take nothing."""
-    held = {str(r["space"]) for r in runtime.graph.read("spaces/holding", spaces=list(spaces))}
-    for space in set(spaces) - held:
-        if runtime.store.query("SELECT 1 FROM mirror_facts WHERE space = ? LIMIT 1", (space,)):
-            held.add(space)
+    held = {str(r["space"]) for r in runtime.graph.read("spaces/holding", prefix=prefix)}
+    rows = runtime.store.query("SELECT DISTINCT space FROM mirror_facts"
+                               " WHERE substr(space, 1, ?) = ?", (len(prefix), prefix))
+    held.update(str(r[0]) for r in rows)
     return sorted(held)
 
 
@@ -201,7 +190,7 @@ def erase_subtree(runtime: Clients, tenant: str, user: str | None = None,
     """Erase every space of a tenant, or of one user in it, that holds anything; one signed
     receipt for all. The subtree's other receipts and decisions go too (they name subjects
     and actions)."""
-    spaces = holding(runtime, subtree_spaces(runtime, tenant, user))
+    spaces = holding(runtime, tenant, user)
     parts = [erase(runtime, space, Target("space"), call, rotate_logs=False)
              for space in spaces]
     anchor = f"{tenant}/{user}" if user else tenant

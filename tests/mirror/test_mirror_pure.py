@@ -38,6 +38,7 @@ PARAMETERS = {
     "erasure/outbox": {"space"},
     "erasure/rewrite_outbox": {"rows"},
     "spaces/under": {"prefix", "store"},
+    "spaces/holding": {"prefix"},
     "restore/space": {"space", "now", "seq", "store"},
     "restore/graph_count": {"space"},
 }
