@@ -64,9 +64,9 @@ def recall_related(call: Call, question: str | None = None,
                    when: When = NOW, limit: int = 50, answer: bool = True,
                    path: Sequence[PathStep] | None = None, after: str | None = None
                    ) -> Related:
-    return call.mem().recall_related(question, entities=list(entities) if entities else None,
-                                     hops=hops, as_of=when.as_of, valid_at=when.valid_at,
-                                     limit=limit, answer=answer, path=path, after=after)
+    return call.mem().entities.recall_related(
+        question, list(entities) if entities else None, hops, when.as_of, when.valid_at,
+        limit, answer, list(path) if path else None, after)
 
 
 @operation("relations", "read")

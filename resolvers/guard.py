@@ -61,6 +61,7 @@ def admit(ctx: RequestContext, name: str, raw_space: str | None) -> tuple[Operat
     if op is None:
         raise AccessDenied(f"{name} has no access rule")
     admitted = guard.admit(ctx.principal, op, raw_space)
+    ctx.admitted[(name, raw_space)] = admitted.space  # what schema.fields.space_key reads
     return op, Call(ctx, admitted.principal, admitted.space)
 
 

@@ -63,12 +63,12 @@ def stream(info: GraphInfo, space: str | None, /, **arguments: Any) -> AsyncIter
 
 
 def space_key(info: GraphInfo, space: str) -> str:
-    """The full key of the space a field named, as the guard admitted it (the principal
-    reads the same `space` argument the same way): for ids built from the answer."""
-    principal = info.context.principal
-    if principal is None:
-        raise RuntimeError("space_key is called after the guard admitted the field")
-    return principal.space(space).key
+    """The full key of the space a field named, as the guard admitted it: for ids built
+    from the answer."""
+    admitted = info.context.admitted.get((info.field_name, space))
+    if admitted is None:
+        raise RuntimeError("space_key is called after the guard admitted the field's space")
+    return admitted.key
 
 
 def settings(info: GraphInfo) -> Settings:

@@ -19,7 +19,6 @@ from graphmem.schema.fields import (
     ValidDuring,
     field,
     run,
-    settings,
     when,
 )
 from graphmem.schema.fields import (
@@ -35,7 +34,6 @@ from graphmem.schema.graph_types import (
     Vocabulary,
 )
 from graphmem.schema.inputs import EntityRefInput, PathDirection, PathStepInput
-from graphmem.schema.limits import check_limit
 from graphmem.schema.relay import Connection, connection, wants
 from graphmem.schema.types import History
 
@@ -92,7 +90,7 @@ class GraphQueries:
                             hops: int = 1, as_of: AsOf = None, valid_at: ValidAt = None,
                             limit: int = 50) -> RelatedResult:
         found = await run(info, space, type=type, name=name, hops=hops,
-                          when=when(as_of, valid_at), limit=check_limit(limit, settings(info)))
+                          when=when(as_of, valid_at), limit=limit)
         return RelatedResult.from_model(found, _space(info, space), as_of)
 
     @field("Multi-hop recall from the question's (or the given) entities. With a question the"
@@ -115,7 +113,7 @@ class GraphQueries:
             if entities else None)
         steps = [PathStep(s.relation, s.direction == PathDirection.OUT) for s in path or ()]
         found = await run(info, space, question=question, entities=given, hops=hops,
-                          when=when(as_of, valid_at), limit=check_limit(limit, settings(info)),
+                          when=when(as_of, valid_at), limit=limit,
                           answer=answer, path=steps or None, after=after)
         return RelatedResult.from_model(found, _space(info, space), as_of)
 
@@ -134,7 +132,7 @@ class GraphQueries:
     async def vocabulary(self, info: GraphInfo, space: SpaceArg, limit: int = 200,
                          as_of: AsOf = None, valid_at: ValidAt = None,
                          valid_during: ValidDuring = None) -> Vocabulary:
-        found = await run(info, space, limit=check_limit(limit, settings(info)),
+        found = await run(info, space, limit=limit,
                           when=when(as_of, valid_at, valid_during))
         return Vocabulary.from_model(found, _space(info, space))
 

@@ -19,6 +19,7 @@ from graphmem.errors import InvalidInput, NotFound
 from graphmem.graph.driver import GraphDriver, run
 from graphmem.graph.facts import as_time
 from graphmem.graph.outbox import Outbox
+from graphmem.graph.rows import plain
 from graphmem.model import NOW, When
 from graphmem.model.entities import UNKNOWN, Entity, SweepResult, Vocabulary
 
@@ -116,16 +117,24 @@ def resolve(norm: str, known: Iterable[str]) -> tuple[str, str]:
 
 
 # ---- operations ----------------------------------------------------------------------------
-def create(tx: ManagedTransaction, outbox: Outbox, type_: str, name: str,
-           now: datetime) -> Entity:
-    """Seed a canonical entity ahead of ingestion (idempotent: the key is the identity); the
-    entity and its event in one transaction, so a restore replays it."""
+def create(tx: ManagedTransaction, space: str, now: datetime, *, key: str, type: str,
+           name: str, norm: str) -> Entity:
+    """The entity of `key`, created when missing (the key is the identity)."""
+    rows = run(tx, "entities/create", space=space, now=now, key=key, type=type, name=name,
+               norm=norm)
+    return row_to_entity(rows[0]["entity"])
+
+
+def seed(tx: ManagedTransaction, outbox: Outbox, type_: str, name: str,
+         now: datetime) -> Entity:
+    """Seed a canonical entity ahead of ingestion (idempotent); the entity and its event in
+    one transaction, so a restore replays it."""
     key = typed_key(type_, name)
     params = {"key": key, "type": key.split(":")[0], "name": name.strip(),
               "norm": normalise_name(name)}
-    rows = run(tx, "entities/create", space=outbox.space, now=now, **params)
+    entity = create(tx, outbox.space, now, **params)
     outbox.record(tx, "entity", params, now)
-    return row_to_entity(rows[0]["entity"])
+    return entity
 
 
 def listing(graph: GraphDriver, space: str, type_: str | None = None,
@@ -138,31 +147,53 @@ def listing(graph: GraphDriver, space: str, type_: str | None = None,
     return [row_to_entity(r["entity"]) for r in rows]
 
 
-def by_key(graph: GraphDriver, space: str, key: str) -> Entity:
-    """One entity by its composite key (`type:normalised name`)."""
-    rows = graph.read("entities/get", space=space, key=key)
-    if not rows:
-        raise NotFound(f"no entity {key!r} in this space")
-    return row_to_entity(rows[0]["entity"])
+def find(tx: ManagedTransaction, space: str, query: str, limit: int) -> list[dict[str, Any]]:
+    """The entities the `entity_search` full-text index matches to `query` (`entity` and
+    `score` per row), best first."""
+    return plain(tx, "entities/find", space=space, query=query, limit=limit)
 
 
-def get(graph: GraphDriver, space: str, type_: str, name: str) -> Entity:
+def get_in(tx: ManagedTransaction, space: str, key: str) -> Entity | None:
+    """One entity by its composite key (`type:normalised name`), in the caller's
+    transaction."""
+    rows = plain(tx, "entities/get", space=space, key=key)
+    return row_to_entity(rows[0]["entity"]) if rows else None
+
+
+def typed_in(tx: ManagedTransaction, space: str, type_: str, name: str) -> Entity:
+    """The entity of a type and a name, in the caller's transaction."""
     folded = fold_type(type_)
     if folded is None:
         raise InvalidInput("entity type is required")
-    key = entity_key(folded, normalise_name(name))
-    rows = graph.read("entities/get", space=space, key=key)
-    if not rows:
+    found = get_in(tx, space, entity_key(folded, normalise_name(name)))
+    if found is None:
         raise NotFound(f"no entity {name!r} of type {folded} in this space")
-    return row_to_entity(rows[0]["entity"])
+    return found
+
+
+def named_in(tx: ManagedTransaction, space: str, name: str) -> list[Entity]:
+    """Every entity of that exact (normalised) name, whatever its type, placeholders too."""
+    norm = normalise_name(name)
+    keys = [*candidate_keys(norm), entity_key(UNKNOWN, norm)]
+    return [row_to_entity(r["entity"])
+            for r in plain(tx, "entities/by_key", space=space, keys=keys)]
+
+
+def by_key(graph: GraphDriver, space: str, key: str) -> Entity:
+    """One entity by its composite key (`type:normalised name`)."""
+    found = graph.execute(get_in, space, key, write=False)
+    if found is None:
+        raise NotFound(f"no entity {key!r} in this space")
+    return found
+
+
+def get(graph: GraphDriver, space: str, type_: str, name: str) -> Entity:
+    return graph.execute(typed_in, space, type_, name, write=False)
 
 
 def by_name(graph: GraphDriver, space: str, name: str) -> list[Entity]:
     """Every entity of that exact (normalised) name, whatever its type, placeholders too."""
-    norm = normalise_name(name)
-    keys = [*candidate_keys(norm), entity_key(UNKNOWN, norm)]
-    rows = graph.read("entities/by_key", space=space, keys=keys)
-    return [row_to_entity(r["entity"]) for r in rows]
+    return graph.execute(named_in, space, name, write=False)
 
 
 def vocabulary(graph: GraphDriver, space: str, limit: int = 200,
@@ -178,12 +209,19 @@ def vocabulary(graph: GraphDriver, space: str, limit: int = 200,
     return Vocabulary(entities, relations)
 
 
+def sweep_placeholders(tx: ManagedTransaction, space: str, types: list[str]
+                       ) -> list[dict[str, Any]]:
+    """Attach each placeholder to the one entity of its name among `types`; a row per
+    placeholder with the target it got (None when none or several matched)."""
+    return run(tx, "entities/sweep_placeholders", space=space, types=types)
+
+
 def sweep(tx: ManagedTransaction, outbox: Outbox, now: datetime) -> SweepResult:
     """Attach each placeholder to the one typed entity of its name (ambiguous ones stay);
     when something was attached, the event too, so a restore replays it with the same
     vocabulary."""
     types = list(VOCABULARY)
-    rows = run(tx, "entities/sweep_placeholders", space=outbox.space, types=types)
+    rows = sweep_placeholders(tx, outbox.space, types)
     if any(r["target"] for r in rows):
         outbox.record(tx, "sweep", {"types": types}, now)
     attached = tuple((r["placeholder"], r["target"]) for r in rows if r["target"])

@@ -9,6 +9,7 @@ with its fact and every projectable fact has its edges, every stored vector has 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import Any
 
 from graphmem.graph import constraints, nodes
 from graphmem.graph.driver import GraphDriver
@@ -60,3 +61,8 @@ def invariants(graph: GraphDriver, space: str) -> list[Check]:
     """Every invariant check of one space."""
     return [_slots(graph, space), _orphans(graph, space), _edges(graph, space),
             _vectors(graph, space)]
+
+
+def mirror_facts(graph: GraphDriver, space: str) -> list[dict[str, Any]]:
+    """Each fact of the space with the fields the mirror holds of it, to compare them."""
+    return graph.read("fsck/mirror_facts", space=space)

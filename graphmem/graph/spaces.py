@@ -17,27 +17,40 @@ def lock(tx: ManagedTransaction, space: str, now: datetime) -> str | None:
     return rows[0]["policy"] if rows else None
 
 
-def set_policy(tx: ManagedTransaction, outbox: Outbox, policy: str, now: datetime) -> None:
+def set_policy(tx: ManagedTransaction, space: str, policy: str, now: datetime) -> None:
+    run(tx, "spaces/set_policy", space=space, policy=policy, now=now)
+
+
+def set_relation_schema(tx: ManagedTransaction, space: str, schema: str,
+                        now: datetime) -> None:
+    run(tx, "spaces/set_relation_schema", space=space, schema=schema, now=now)
+
+
+def set_relation_descriptions(tx: ManagedTransaction, space: str, described: str,
+                              now: datetime) -> None:
+    run(tx, "spaces/set_relation_descriptions", space=space, described=described, now=now)
+
+
+def change_policy(tx: ManagedTransaction, outbox: Outbox, policy: str, now: datetime) -> None:
     """Store the reconcile policy (JSON) under the space's lock, with its event."""
     lock(tx, outbox.space, now)
-    run(tx, "spaces/set_policy", space=outbox.space, policy=policy, now=now)
+    set_policy(tx, outbox.space, policy, now)
     outbox.record(tx, "policy", {"policy": policy}, now)
 
 
-def set_relation_schema(tx: ManagedTransaction, outbox: Outbox, schema: str,
-                        now: datetime) -> None:
+def change_relation_schema(tx: ManagedTransaction, outbox: Outbox, schema: str,
+                           now: datetime) -> None:
     """Store the declared relation schema (JSON) under the space's lock, with its event."""
     lock(tx, outbox.space, now)
-    run(tx, "spaces/set_relation_schema", space=outbox.space, schema=schema, now=now)
+    set_relation_schema(tx, outbox.space, schema, now)
     outbox.record(tx, "relations", {"schema": schema}, now)
 
 
-def set_relation_descriptions(tx: ManagedTransaction, outbox: Outbox, described: str,
-                              now: datetime) -> None:
+def change_relation_descriptions(tx: ManagedTransaction, outbox: Outbox, described: str,
+                                 now: datetime) -> None:
     """Store what a model said the space's relations mean (JSON), with its event."""
     lock(tx, outbox.space, now)
-    run(tx, "spaces/set_relation_descriptions", space=outbox.space, described=described,
-        now=now)
+    set_relation_descriptions(tx, outbox.space, described, now)
     outbox.record(tx, "relations", {"described": described}, now)
 
 
@@ -64,3 +77,14 @@ def write_counts(graph: GraphDriver, keys: list[str]) -> dict[str, int]:
     if not keys:
         return {}
     return {r["space"]: int(r["writes"]) for r in graph.read("spaces/write_counts", spaces=keys)}
+
+
+def holding(graph: GraphDriver, prefix: str) -> list[str]:
+    """The spaces whose key starts with `prefix` that hold a fact, entity or outbox entry."""
+    return [str(r["space"]) for r in graph.read("spaces/holding", prefix=prefix)]
+
+
+def under(graph: GraphDriver, prefix: str, store: str | None) -> list[str]:
+    """The spaces whose key starts with `prefix` ('' for all) that `store` claimed or nobody
+    did (every one when `store` is None)."""
+    return [str(r["space"]) for r in graph.read("spaces/under", prefix=prefix, store=store)]

@@ -10,7 +10,7 @@ Neo4j for no more rows than the remaining path budget can use, and a cap that bi
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -134,3 +134,27 @@ def edge_facts(tx: ManagedTransaction, space: str, paths: Sequence[Path],
     rows = plain(tx, "traversal/facts_by_id", space=space, ids=ids)[0]["facts"]
     facts = [row_to_fact(row) for row in rows]
     return {f.id: (value_at(f, as_of) if as_of else f) for f in facts}
+
+
+def follow(tx: ManagedTransaction, space: str, frontier: list[str], type_: str, forward: bool,
+           cap: int, as_of: datetime | None, valid_at: datetime | None
+           ) -> list[dict[str, Any]]:
+    """One step of a path pattern: the edges of one type and direction from each frontier
+    entity, up to `cap` an entity (`entity` and its `edges` per row)."""
+    return plain(tx, "traversal/follow", space=space, frontier=frontier, type=type_,
+                 forward=forward, cap=cap, as_of=as_of, valid_at=valid_at)
+
+
+def expand_groups(tx: ManagedTransaction, space: str, frontier: list[dict[str, Any]],
+                  per_group: int, probe: int, when: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """The edges around each frontier entity grouped by type and direction, `per_group` of
+    each group (`entity` and its `groups` per row); `when` holds as_of and valid_at."""
+    return plain(tx, "traversal/expand_groups", space=space, frontier=frontier,
+                 per_group=per_group, probe=probe, **when)
+
+
+def relation_types(tx: ManagedTransaction, space: str) -> dict[str, Any] | None:
+    """The relation labels the space's graph holds with its declared schema and the models'
+    descriptions (JSON each)."""
+    rows = plain(tx, "traversal/relation_types", space=space)
+    return rows[0] if rows else None

@@ -9,8 +9,9 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from graphmem.graph import outbox
+from graphmem.graph import fsck, outbox, spaces
 from graphmem.lifecycle.clients import Clients
+from graphmem.mirror import event_log, listings
 from graphmem.mirror.apply import fact_binding
 from graphmem.mirror.crypto import DecryptionFailed, FieldCipher
 from graphmem.model.health import Problems
@@ -21,16 +22,14 @@ MAX_LISTED = 20
 
 def check_mirror(runtime: Clients, space: str | None = None) -> Problems:
     problems = Problems()
-    spaces = [space] if space is not None else _spaces(runtime)
-    for key in spaces:
+    for key in [space] if space is not None else _spaces(runtime):
         problems.extend(_check_space(runtime, key))
     return problems
 
 
 def _spaces(runtime: Clients) -> list[str]:
-    found = {r["space"] for r in runtime.graph.read(
-        "spaces/under", prefix="", store=runtime.mirror.store_id)}
-    found.update(str(r[0]) for r in runtime.store.query("SELECT DISTINCT space FROM mirror_facts"))
+    found = set(spaces.under(runtime.graph, "", runtime.mirror.store_id))
+    found.update(listings.fact_spaces(runtime.store))
     return sorted(found)
 
 
@@ -48,8 +47,7 @@ def _check_space(runtime: Clients, space: str) -> list[str]:
 
 def _lost_events(runtime: Clients, space: str) -> list[str]:
     done = outbox.done_ids(runtime.graph, space)
-    found = {str(r[0]) for r in runtime.store.query(
-        "SELECT event_id FROM events WHERE space = ?", (space,))}
+    found = event_log.event_ids(runtime.store, space)
     return [f"{space}: outbox entry {e} is marked applied but the mirror has no such event"
             for e in sorted(done - found)[:MAX_LISTED]]
 
@@ -71,9 +69,8 @@ def _opened(cipher: FieldCipher, space: str, row: tuple[Any, ...], problems: lis
 
 def _facts(runtime: Clients, space: str) -> list[str]:
     cipher = runtime.mirror.cipher
-    graph = {r["id"]: r for r in runtime.graph.read("fsck/mirror_facts", space=space)}
-    rows = runtime.store.query("SELECT id, status, scope, subject, value FROM mirror_facts"
-                               " WHERE space = ?", (space,))
+    graph = {r["id"]: r for r in fsck.mirror_facts(runtime.graph, space)}
+    rows = listings.fact_rows(runtime.store, space)
     problems: list[str] = []
     mirror = {r[0]: _opened(cipher, space, tuple(r), problems) for r in rows}
     problems += [f"{space}: fact {i} is in the graph but not in the mirror"

@@ -26,11 +26,12 @@ from neo4j import ManagedTransaction
 from neo4j.exceptions import Neo4jError
 
 from graphmem.errors import GraphMemError, InvalidInput, NotFound
-from graphmem.graph import txlog
-from graphmem.graph.driver import run
+from graphmem.graph import erasure as graph_erasure
+from graphmem.graph import spaces, txlog
 from graphmem.graph.outbox import Outbox, encode, scrub
 from graphmem.lifecycle.clients import Clients
-from graphmem.mirror import receipts
+from graphmem.mirror import event_log, listings, receipts
+from graphmem.mirror import retention as mirror_retention
 from graphmem.mirror.db import RelationalStore
 from graphmem.model.audit import AuditCall
 
@@ -60,19 +61,18 @@ class Erased:
 
 def _targets(tx: ManagedTransaction, space: str, target: Target) -> list[str]:
     if target.scope == "fact":
-        rows = run(tx, "erasure/targets_by_id", space=space, ids=list(target.ids))
-        missing = set(target.ids) - {r["id"] for r in rows}
+        ids = graph_erasure.targets_by_id(tx, space, list(target.ids))
+        missing = set(target.ids) - ids
         if missing:
             raise NotFound(f"no fact {sorted(missing)[0]!r} in this space")
     elif target.scope == "subject":
-        rows = run(tx, "erasure/targets_by_subject", space=space, subject=target.subject)
+        ids = graph_erasure.targets_by_subject(tx, space, target.subject)
     elif target.scope == "expired":
-        rows = run(tx, "erasure/targets_expired", space=space, before=target.before)
+        ids = graph_erasure.targets_expired(tx, space, target.before)
     else:
-        rows = run(tx, "erasure/targets_all", space=space)
-    ids = {r["id"] for r in rows}
+        ids = graph_erasure.targets_all(tx, space)
     if ids:
-        ids |= {r["id"] for r in run(tx, "erasure/tombstones", space=space, ids=sorted(ids))}
+        ids |= graph_erasure.tombstones(tx, space, sorted(ids))
     return sorted(ids)
 
 def erase_tx(tx: ManagedTransaction, outbox: Outbox, target: Target, now: datetime,
@@ -80,17 +80,17 @@ def erase_tx(tx: ManagedTransaction, outbox: Outbox, target: Target, now: dateti
     """The graph side, in one transaction under the space lock (`already`: the facts of a
     whole-space erasure that earlier page transactions removed)."""
     space = outbox.space
-    run(tx, "spaces/lock_with_policy", space=space, now=now)
+    spaces.lock(tx, space, now)
     ids = _targets(tx, space, target)
     if not ids and target.scope != "space":
         return Erased((), (), None)
-    gone = run(tx, "erasure/facts", space=space, ids=ids)[0]
+    conflicts = graph_erasure.facts(tx, space, ids)
     if target.scope == "space":
-        run(tx, "erasure/space_rest", space=space)
+        graph_erasure.space_rest(tx, space)
         ids = sorted({*ids, *already})
     erased = frozenset(ids)
     rewrites = []
-    for row in run(tx, "erasure/outbox", space=space):
+    for row in graph_erasure.outbox(tx, space):
         if row["kind"] == "erase":
             continue
         payload = json.loads(row["payload"])
@@ -98,11 +98,11 @@ def erase_tx(tx: ManagedTransaction, outbox: Outbox, target: Target, now: dateti
         if cleaned != payload:
             rewrites.append({"id": row["id"], "payload": encode(cleaned)})
     if rewrites:
-        run(tx, "erasure/rewrite_outbox", rows=rewrites)
-    payload = {"facts": ids, "conflicts": gone["conflicts"], "all": target.scope == "space",
+        graph_erasure.rewrite_outbox(tx, rewrites)
+    payload = {"facts": ids, "conflicts": conflicts, "all": target.scope == "space",
                "scope": target.scope}
     event_id = outbox.record(tx, "erase", payload, now)
-    return Erased(tuple(ids), tuple(gone["conflicts"]), event_id)
+    return Erased(tuple(ids), tuple(conflicts), event_id)
 
 def _erase_pages(runtime: Clients, space: str, now: datetime, page: int) -> list[str]:
     """A whole space a page per transaction, leaving the last (partial) page, the outbox
@@ -112,17 +112,16 @@ def _erase_pages(runtime: Clients, space: str, now: datetime, page: int) -> list
     erased: list[str] = []
 
     def one_page(tx: ManagedTransaction) -> list[str]:
-        run(tx, "spaces/lock_with_policy", space=space, now=now)
-        ids = [r["id"] for r in run(tx, "erasure/targets_all_page", space=space, limit=page)]
+        spaces.lock(tx, space, now)
+        ids = graph_erasure.targets_all_page(tx, space, page)
         if len(ids) == page:  # a partial page is the final transaction's
-            run(tx, "erasure/facts", space=space, ids=ids)
+            graph_erasure.facts(tx, space, ids)
             return ids
         return []
 
     while ids := runtime.graph.execute(one_page):
         erased += ids
-    while runtime.graph.write("erasure/entities_page", space=space,
-                              limit=page)[0]["deleted"]:
+    while graph_erasure.entities_page(runtime.graph, space, page):
         pass
     return erased
 
@@ -171,17 +170,15 @@ def _mirrored(runtime: Clients, space: str, event_id: str | None) -> bool:
         log.warning("erased from the graph; the mirror follows when it can: %s", e)
         runtime.mirror.notify(space)
         return False
-    return bool(runtime.store.query("SELECT 1 FROM events WHERE event_id = ?", (event_id,)))
+    return event_log.has_event(runtime.store, event_id)
 
 # ---- subtrees ------------------------------------------------------------------------------
 def holding(runtime: Clients, tenant: str, user: str | None = None) -> list[str]:
     """The spaces under tenant (or tenant/user) that still hold something to erase, in either
     store: erasing the others again would cost their transactions and take nothing."""
     prefix = f"{tenant}/" + (f"{user}/" if user else "")
-    held = {str(r["space"]) for r in runtime.graph.read("spaces/holding", prefix=prefix)}
-    rows = runtime.store.query("SELECT DISTINCT space FROM mirror_facts"
-                               " WHERE substr(space, 1, ?) = ?", (len(prefix), prefix))
-    held.update(str(r[0]) for r in rows)
+    held = set(spaces.holding(runtime.graph, prefix))
+    held.update(listings.fact_spaces(runtime.store, prefix))
     return sorted(held)
 
 
@@ -190,9 +187,9 @@ def erase_subtree(runtime: Clients, tenant: str, user: str | None = None,
     """Erase every space of a tenant, or of one user in it, that holds anything; one signed
     receipt for all. The subtree's other receipts and decisions go too (they name subjects
     and actions)."""
-    spaces = holding(runtime, tenant, user)
+    held = holding(runtime, tenant, user)
     parts = [erase(runtime, space, Target("space"), call, rotate_logs=False)
-             for space in spaces]
+             for space in held]
     anchor = f"{tenant}/{user}" if user else tenant
     receipts.forget_subtree(runtime.store, anchor, (p["receipt"]["id"] for p in parts))
     facts = sum(p["receipt"]["facts"] for p in parts)
@@ -200,7 +197,7 @@ def erase_subtree(runtime: Clients, tenant: str, user: str | None = None,
         scrub_transaction_logs(runtime)
     mirror = runtime.mirror
     fields = {
-        "scope": "user" if user else "tenant", "user": user, "spaces": spaces,
+        "scope": "user" if user else "tenant", "user": user, "spaces": held,
         "facts": facts,
         "space_receipts": [p["receipt"]["id"] for p in parts],
         "mirror": "erased" if all(p["receipt"]["mirror"] == "erased" for p in parts)
@@ -226,17 +223,14 @@ def days(value: timedelta | float) -> float:
 
 def set_retention(store: RelationalStore, space: str, period: timedelta | float | None) -> None:
     """A space's retention period (None removes it, so the default applies)."""
-    with store.transaction() as cur:
-        cur.execute("DELETE FROM retention WHERE space = ?", (space,))
-        if period is not None:
-            cur.execute("INSERT INTO retention (space, seconds, set_at) VALUES (?, ?, ?)",
-                        (space, days(period) * 86400, datetime.now(UTC).isoformat()))
+    mirror_retention.store_period(store, space,
+                                  None if period is None else days(period) * 86400)
 
 def retention(store: RelationalStore, space: str, default_days: float | None
               ) -> timedelta | None:
-    rows = store.query("SELECT seconds FROM retention WHERE space = ?", (space,))
-    if rows:
-        return timedelta(seconds=float(rows[0][0]))
+    seconds = mirror_retention.period(store, space)
+    if seconds is not None:
+        return timedelta(seconds=seconds)
     return timedelta(days=default_days) if default_days else None
 
 def purge_target(store: RelationalStore, space: str, period: timedelta | float | None,

@@ -28,11 +28,12 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graphmem.errors import GraphMemError
+from graphmem.graph import conflicts, entities, erasure, outbox, projection, spaces, undo
 from graphmem.graph import migrations as graph_migrations
-from graphmem.graph import outbox, projection
-from graphmem.graph.driver import run
+from graphmem.graph import restore as graph_restore
 from graphmem.lifecycle.clients import Clients
 from graphmem.lifecycle.transfer.restore import apply_import
+from graphmem.mirror import event_log
 from graphmem.mirror.crypto import DecryptionFailed, FieldCipher, Misbound
 from graphmem.mirror.event_log import event_binding
 from graphmem.model.transfer import RestoreResult
@@ -73,39 +74,36 @@ def _batch(payload: dict[str, Any]) -> Batch:
 
 def replay(tx: ManagedTransaction, event: Event, store: str) -> None:
     """One event, applied to the graph as its original transaction applied it."""
-    space, now = event.space, event.now
-    run(tx, "restore/space", space=space, now=now, seq=event.graph_seq, store=store)
+    space, now, payload = event.space, event.now, event.payload
+    graph_restore.space(tx, space, now, event.graph_seq, store)
     if event.kind == "import":
-        apply_import(tx, space, now, event.payload)
+        apply_import(tx, space, now, payload)
         return
     if event.kind == "undo":
-        run(tx, "undo/mark", space=space, now=now, event=event.event_id,
-            undone=[u["id"] for u in event.payload.get("undone", [])])
-    for payload in outbox.batches(event.kind, event.payload):
-        _batch(payload).apply(tx, space, now, event=event.event_id)
+        undo.mark(tx, space, now, event.event_id, [u["id"] for u in payload.get("undone", [])])
+    for batch in outbox.batches(event.kind, payload):
+        _batch(batch).apply(tx, space, now, event=event.event_id)
     if event.kind == "undo":
-        run(tx, "undo/link", space=space, now=now, restores=event.payload.get("restores", []))
-        for close in event.payload.get("close", []):
-            run(tx, "conflicts/close", space=space, now=now, id=close["id"],
-                status="dismissed", winner=None, note=close.get("note"), by=close.get("by"))
-    if event.kind == "settle" and event.payload.get("close"):
-        run(tx, "conflicts/close", space=space, now=now, **event.payload["close"])
+        undo.link(tx, space, now, payload.get("restores", []))
+        for close in payload.get("close", []):
+            conflicts.close(tx, space, now, id=close["id"], status="dismissed", winner=None,
+                            note=close.get("note"), by=close.get("by"))
+    if event.kind == "settle" and payload.get("close"):
+        conflicts.close(tx, space, now, **payload["close"])
     elif event.kind == "policy":
-        run(tx, "spaces/set_policy", space=space, policy=event.payload["policy"], now=now)
-    elif event.kind == "relations" and "schema" in event.payload:
-        run(tx, "spaces/set_relation_schema", space=space, schema=event.payload["schema"],
-            now=now)
+        spaces.set_policy(tx, space, payload["policy"], now)
+    elif event.kind == "relations" and "schema" in payload:
+        spaces.set_relation_schema(tx, space, payload["schema"], now)
     elif event.kind == "relations":
-        run(tx, "spaces/set_relation_descriptions", space=space,
-            described=event.payload["described"], now=now)
+        spaces.set_relation_descriptions(tx, space, payload["described"], now)
     elif event.kind == "erase":
-        run(tx, "erasure/facts", space=space, ids=event.payload.get("facts", []))
-        if event.payload.get("all"):
-            run(tx, "erasure/space_rest", space=space)
+        erasure.facts(tx, space, payload.get("facts", []))
+        if payload.get("all"):
+            erasure.space_rest(tx, space)
     elif event.kind == "entity":
-        run(tx, "entities/create", space=space, now=now, **event.payload)
+        entities.create(tx, space, now, **payload)
     elif event.kind == "sweep":
-        run(tx, "entities/sweep_placeholders", space=space, types=event.payload["types"])
+        entities.sweep_placeholders(tx, space, payload["types"])
     elif event.kind == "rebuild":
         projection.rebuild_in(tx, space, now)
 
@@ -127,10 +125,7 @@ def _pages(runtime: Clients, space: str | None, page: int) -> Iterator[list[Even
     cipher = runtime.mirror.cipher
     after = 0
     while True:
-        rows = runtime.store.query(
-            "SELECT seq, event_id, space, kind, payload, created_at, graph_seq FROM events"
-            " WHERE seq > ? AND (CAST(? AS TEXT) IS NULL OR space = ?) ORDER BY seq LIMIT ?",
-            (after, space, space, page))
+        rows = event_log.page_after(runtime.store, space, after, page)
         if not rows:
             return
         yield [_event(cipher, tuple(r)) for r in rows]
@@ -153,12 +148,12 @@ def _event(cipher: FieldCipher, row: tuple[Any, ...]) -> Event:
 
 
 def event_count(runtime: Clients) -> int:
-    return int(runtime.store.query("SELECT count(*) FROM events")[0][0])
+    return event_log.count(runtime.store)
 
 
 def _require_empty(runtime: Clients, spaces: Iterable[str] | None) -> None:
     for space in (list(spaces) if spaces is not None else [None]):
-        nodes = int(runtime.graph.read("restore/graph_count", space=space)[0]["nodes"])
+        nodes = graph_restore.graph_count(runtime.graph, space)
         if nodes:
             where = f"space {space}" if space else "the graph"
             raise GraphNotEmpty(
@@ -183,7 +178,7 @@ def restore(runtime: Clients, spaces: Iterable[str] | None = None, embed: bool =
             progress(done, total)
     facts = 0
     for space in sorted(seen):
-        ids = [r["id"] for r in runtime.graph.read("erasure/targets_all", space=space)]
+        ids = sorted(runtime.graph.execute(erasure.targets_all, space, write=False))
         facts += len(ids)
         if embed and ids:
             _embed(runtime, space, ids)

@@ -51,7 +51,7 @@ async def search_entities(ctx: Context[Any, Any],
 async def entity_neighbourhood(ctx: Context[Any, Any], type: EntityType, name: EntityName,
                                hops: Annotated[int, Field(ge=1)] = 1,
                                as_of: Instant = None, valid_at: Instant = None,
-                               limit: Annotated[int, Field(ge=1, le=500)] = 50,
+                               limit: Annotated[int, Field(ge=1)] = 50,
                                user_id: UserId = D, agent_id: AgentId = D,
                                run_id: RunId = D) -> CallToolResult:
     """What an entity is connected to, `hops` edges out (at most GRAPHMEM_API_MAX_HOPS, 4
@@ -92,7 +92,7 @@ async def get_entity(ctx: Context[Any, Any], type: EntityType, name: EntityName,
 
 
 @tool("read", title="Vocabulary", read_only=True)
-async def vocabulary(ctx: Context[Any, Any], limit: Annotated[int, Field(ge=1, le=1000)] = 200,
+async def vocabulary(ctx: Context[Any, Any], limit: Annotated[int, Field(ge=1)] = 200,
                      user_id: UserId = D, agent_id: AgentId = D,
                      run_id: RunId = D) -> CallToolResult:
     """The entity names and relation labels the space already uses: read it before you

@@ -145,9 +145,8 @@ async def recall_related(ctx: Context[Any, Any], question: Question | None = Non
                                              Field(max_length=50)] = None,
                          hops: Annotated[int | None, Field(ge=1)] = None,
                          as_of: Instant = None, valid_at: Instant = None,
-                         limit: Annotated[int, Field(ge=1, le=500)] = 50,
-                         path: Annotated[list[PathStepIn] | None,
-                                         Field(min_length=1, max_length=10)] = None,
+                         limit: Annotated[int, Field(ge=1)] = 50,
+                         path: Annotated[list[PathStepIn] | None, Field(min_length=1)] = None,
                          cursor: Annotated[str | None, Field(max_length=200)] = None,
                          user_id: UserId = D, agent_id: AgentId = D,
                          run_id: RunId = D) -> CallToolResult:

@@ -15,7 +15,8 @@ from graphmem.model.paging import Page
 
 T = TypeVar("T")
 
-Limit = Annotated[int, Field(ge=1, le=200, description="At most this many items (1–200).")]
+Limit = Annotated[int, Field(ge=1, description="At most this many items (up to"
+                                              " GRAPHMEM_API_MAX_PAGE, 500 by default).")]
 Cursor = Annotated[str | None, Field(max_length=1000, description="The `next_cursor` of the"
                                      " previous page; leave out for the first page.")]
 LIMIT = 50

@@ -34,7 +34,7 @@ from graphmem.mcp.calls import admit_rule
 from graphmem.mcp.host import Host, Who
 from graphmem.mcp.pages import conflict_line, conflicts_text, fact_line
 from graphmem.service.guard import Admitted
-from graphmem.service.reads import Listing
+from graphmem.service.records import Listing
 
 FACTS = "graphmem://facts/{user_id}/{agent_id}/{run_id}"
 CONFLICTS = "graphmem://conflicts/{user_id}/{agent_id}/{run_id}"

@@ -131,3 +131,26 @@ def _check_batch(store: RelationalStore, batch: list[Named], coverage: Coverage,
             problem(f"event {item.event_id} (audit row {item.seq}) differs from what the chain"
                     " recorded (edited, or moved to another space)", owner)
     return present
+
+
+def has_event(store: RelationalStore, event_id: str) -> bool:
+    return bool(store.query("SELECT 1 FROM events WHERE event_id = ?", (event_id,)))
+
+
+def event_ids(store: RelationalStore, space: str) -> set[str]:
+    return {str(r[0]) for r in store.query("SELECT event_id FROM events WHERE space = ?",
+                                           (space,))}
+
+
+def count(store: RelationalStore) -> int:
+    return int(store.query("SELECT count(*) FROM events")[0][0])
+
+
+def page_after(store: RelationalStore, space: str | None, after: int, page: int
+               ) -> list[tuple[Any, ...]]:
+    """Up to `page` events after `after` in the log's order (of one space, or of all):
+    seq, event_id, space, kind, sealed payload, created_at, graph_seq."""
+    return [tuple(r) for r in store.query(
+        "SELECT seq, event_id, space, kind, payload, created_at, graph_seq FROM events"
+        " WHERE seq > ? AND (CAST(? AS TEXT) IS NULL OR space = ?) ORDER BY seq LIMIT ?",
+        (after, space, space, page))]

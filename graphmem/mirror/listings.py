@@ -4,6 +4,7 @@ row by its sequence number, and the events a space's change feed replays from.""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from graphmem.mirror.audit import listing
 from graphmem.mirror.crypto import FieldCipher
@@ -64,3 +65,17 @@ def events_from(store: RelationalStore, cipher: FieldCipher, space: str, seq: in
                   cipher.open(r[2], event_binding(str(r[0]), space, str(r[1]))) or "{}",
                   str(r[3]), int(r[4]))
             for r in rows]
+
+
+def fact_spaces(store: RelationalStore, prefix: str = "") -> list[str]:
+    """The spaces whose key starts with `prefix` that hold a mirrored fact."""
+    rows = store.query("SELECT DISTINCT space FROM mirror_facts WHERE substr(space, 1, ?) = ?",
+                       (len(prefix), prefix))
+    return [str(r[0]) for r in rows]
+
+
+def fact_rows(store: RelationalStore, space: str) -> list[tuple[Any, ...]]:
+    """Each mirrored fact of the space: id, status, scope, subject, sealed value."""
+    return [tuple(r) for r in store.query(
+        "SELECT id, status, scope, subject, value FROM mirror_facts WHERE space = ?",
+        (space,))]

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from datetime import datetime
 from typing import Any
 
-from graphmem.lifecycle.erasure import retention
+from graphmem.mirror import retention
 from graphmem.mirror.crypto import FieldCipher
 from graphmem.mirror.db import RelationalStore
 from graphmem.mirror.receipts import decision_binding, receipt_binding
@@ -22,8 +22,8 @@ Remap = Callable[[str], str]
 
 
 def retention_days(store: RelationalStore, space: str) -> float | None:
-    period = retention(store, space, None)
-    return None if period is None else period.total_seconds() / 86400
+    seconds = retention.period(store, space)
+    return None if seconds is None else seconds / 86400
 
 
 def decisions(store: RelationalStore, cipher: FieldCipher, space: str, decrypt: bool,
@@ -79,14 +79,3 @@ def restore_decision(store: RelationalStore, cipher: FieldCipher, record: dict[s
                          record["signature"],
                          record["key_id"], record["created_at"]))
 
-
-def taken_decisions(store: RelationalStore, ids: list[str]) -> bool:
-    """Whether any of these decision or receipt ids is already in the store."""
-    for start in range(0, len(ids), 500):
-        chunk = ids[start:start + 500]
-        marks = ", ".join("?" * len(chunk))
-        found = store.query(f"SELECT count(*) FROM decisions WHERE id IN ({marks})"  # noqa: S608
-                            f" OR receipt_id IN ({marks})", (*chunk, *chunk))
-        if int(found[0][0]):
-            return True
-    return False

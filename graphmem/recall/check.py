@@ -14,6 +14,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from graphmem.errors import InvalidInput
+from graphmem.graph import recall
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.facts import as_time, row_to_fact
 from graphmem.graph.reads import value_at
@@ -96,8 +97,7 @@ def check_before_act(graph: GraphDriver, space: str, subjects: Sequence[str],
         raise InvalidInput("check_before_act needs at least one subject")
     age = _max_age(max_age)
     by_subject: dict[str, list[dict[str, Any]]] = defaultdict(list)
-    for row in graph.read("recall/check_subjects", space=space, subjects=list(subjects),
-                          as_of=as_of, valid_at=valid_at):
+    for row in recall.check_subjects(graph, space, list(subjects), as_of, valid_at):
         by_subject[row["fact"]["subject"]].append(row["fact"])
     reasons: list[str] = []
     facts: list[Fact] = []

@@ -17,6 +17,7 @@ import threading
 from collections.abc import Callable
 from datetime import UTC, datetime, timedelta
 
+from graphmem.graph import recall
 from graphmem.graph.driver import GraphDriver
 
 log = logging.getLogger(__name__)
@@ -30,8 +31,8 @@ def unembedded_recent(graph: GraphDriver, period: float, now: datetime | None = 
                       limit: int = LIMIT) -> dict[str, list[str]]:
     """Per space, facts recorded between three and one `period` ago still lacking a vector."""
     now = now or datetime.now(UTC)
-    rows = graph.read("recall/unembedded_recent", since=now - timedelta(seconds=3 * period),
-                      until=now - timedelta(seconds=period), limit=limit)
+    rows = recall.unembedded_recent(graph, now - timedelta(seconds=3 * period),
+                                    now - timedelta(seconds=period), limit)
     return {str(r["space"]): [str(i) for i in r["ids"]] for r in rows if r["ids"]}
 
 

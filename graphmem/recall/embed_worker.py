@@ -43,6 +43,7 @@ from neo4j.exceptions import DriverError, Neo4jError
 
 from graphmem.embeddings import prepare_background_load
 from graphmem.errors import GraphMemError
+from graphmem.graph import recall
 from graphmem.graph.driver import GraphDriver
 from graphmem.outage_log import OUTAGES
 from graphmem.recall.vectors import Batch, Prepared
@@ -348,7 +349,7 @@ class EmbedWorker:
 
     def _unembedded(self, space: str) -> list[str]:
         try:
-            rows = self.graph.read("recall/unembedded", space=space, limit=BACKFILL_PAGE)
+            rows = recall.unembedded(self.graph, space, BACKFILL_PAGE)
         except (GraphMemError, Neo4jError, DriverError) as e:
             if not OUTAGES.noted(e, "embedding: looking for facts lacking vectors"):
                 log.error("could not look for facts of space %s lacking vectors: %s", space, e)

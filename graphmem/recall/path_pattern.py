@@ -14,9 +14,9 @@ from datetime import datetime
 from neo4j import ManagedTransaction
 
 from graphmem.errors import InvalidInput
+from graphmem.graph import traverse
 from graphmem.graph.entities import row_to_entity
 from graphmem.graph.identifiers import relation_type
-from graphmem.graph.rows import plain
 from graphmem.model.entities import Entity
 from graphmem.model.paths import Edge, Path, PathStep
 
@@ -61,8 +61,8 @@ def follow(tx: ManagedTransaction, space: str, starts: Sequence[Entity],
     truncated = False
     for type_, forward in pattern:
         frontier = sorted({p.keys[-1] for p in paths})
-        rows = plain(tx, "traversal/follow", space=space, frontier=frontier, type=type_,
-                     forward=forward, cap=PER_ENTITY, as_of=as_of, valid_at=valid_at)
+        rows = traverse.follow(tx, space, frontier, type_, forward, PER_ENTITY, as_of,
+                               valid_at)
         around: dict[str, list[tuple[Edge, Entity]]] = {}
         for row in rows:
             here = row_to_entity(row["entity"])

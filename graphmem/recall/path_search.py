@@ -25,8 +25,8 @@ import numpy as np
 from neo4j import ManagedTransaction
 
 from graphmem.embeddings.types import Vector as EmbeddingVector
+from graphmem.graph import traverse
 from graphmem.graph.entities import row_to_entity
-from graphmem.graph.rows import plain
 from graphmem.lexicon.senses import Senses
 from graphmem.model.entities import Entity
 from graphmem.model.paths import Edge, Path
@@ -151,8 +151,8 @@ class _Search:
         ends = sorted({p.keys[-1] for p in beam})
         asked = [] if first else self.incoming(beam)
         frontier = [{"key": k, "all_incoming": first, "incoming": asked} for k in ends]
-        rows = plain(self.tx, "traversal/expand_groups", space=self.space, frontier=frontier,
-                     per_group=self.rank.per_group, probe=PROBE, **self.when)
+        rows = traverse.expand_groups(self.tx, self.space, frontier, self.rank.per_group,
+                                      PROBE, self.when)
         groups: dict[str, list[_Group]] = {}
         for row in rows:
             here = row_to_entity(row["entity"])

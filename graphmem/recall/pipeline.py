@@ -15,6 +15,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from graphmem.errors import InvalidInput
+from graphmem.graph import recall as graph_recall
 from graphmem.graph.facts import as_time, row_to_fact
 from graphmem.graph.reads import value_at
 from graphmem.model import HOT_STATUSES
@@ -100,7 +101,7 @@ def _retrieve(ranker: Ranker, space: str, question: str, pool: Pool, strategy: S
 def open_conflicts(ranker: Ranker, space: str, ids: Sequence[str]) -> tuple[OpenConflict, ...]:
     if not ids:
         return ()
-    rows = ranker.read("recall/open_conflicts", space=space, ids=list(ids))
+    rows = ranker.run(graph_recall.open_conflicts, space, list(ids))
     return tuple(
         OpenConflict(r["conflict"]["id"], r["conflict"]["kind"], tuple(
             ConflictFact(f["id"], f["subject"], f.get("scope") or "global", f["value"],

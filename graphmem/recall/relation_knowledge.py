@@ -20,9 +20,9 @@ from typing import Any
 
 from neo4j import ManagedTransaction
 
+from graphmem.graph import recall, traverse
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.identifiers import relation_type
-from graphmem.graph.rows import plain
 from graphmem.lexicon.senses import Senses
 from graphmem.model.relations import (
     Reading,
@@ -122,8 +122,7 @@ class RelationKnowledge:
         fresh = now - at < self.refresh_seconds
         missing = [label for label in labels if label not in found or not fresh]
         if missing:
-            rows = plain(tx, "recall/relation_profiles", space=space, labels=missing,
-                         sample=self.sample)
+            rows = recall.relation_profiles(tx, space, missing, self.sample)
             found = {**found, **{r["label"]: _profile(r["facts"]) for r in rows}}
             with self._lock:
                 self._profiles[space] = (now if not fresh or not at else at, found)
@@ -134,8 +133,8 @@ class RelationKnowledge:
         return graph.execute(self.known, space, senses, write=False)
 
     def known(self, tx: ManagedTransaction, space: str, senses: Senses | None) -> Known:
-        rows = plain(tx, "traversal/relation_types", space=space)
-        row = rows[0] if rows else {"labels": [], "schema": None, "described": None}
+        row = traverse.relation_types(tx, space) or {"labels": [], "schema": None,
+                                                      "described": None}
         labels = tuple(row["labels"] or ())
         schema = schema_from_json(row.get("schema"))
         described = descriptions_from_json(row.get("described"))

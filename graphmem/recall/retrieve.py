@@ -24,8 +24,8 @@ from neo4j.exceptions import ClientError
 
 from graphmem.embeddings import EmbedderUnavailable
 from graphmem.errors import BudgetExceeded, SchemaOutdated
+from graphmem.graph import recall
 from graphmem.graph.driver import GraphDriver
-from graphmem.graph.statements import query
 from graphmem.model import HOT_STATUSES, Status
 from graphmem.recall.text import lucene_terms
 from graphmem.recall.vectors import DimensionMismatch, VectorIndex
@@ -172,43 +172,36 @@ class Ranker:
 
         return self.graph.execute(work, write=False)
 
-    def read(self, name: str, /, **params: Any) -> list[dict[str, Any]]:
-        """Rows as plain dicts, without `record.data()`'s walk over every nested value
-        (these statements return only maps, lists and strings)."""
-
-        def work(tx: ManagedTransaction) -> list[dict[str, Any]]:
-            return [dict(zip(r.keys(), r.values(), strict=True))
-                    for r in tx.run(query(name), params)]
-
-        return work(self.tx) if self.tx is not None else self.graph.execute(work, write=False)
+    def run(self, fn: Callable[..., T], /, *args: Any) -> T:
+        """`fn(tx, *args)` in the bound transaction, else in a read transaction of its own."""
+        if self.tx is not None:
+            return fn(self.tx, *args)
+        return self.graph.execute(fn, *args, write=False)
 
     def pool_size(self, space: str, pool: Pool, cap: int) -> int:
         """The pool's size, counted only up to `cap` (an index range scan, no property read)."""
-        rows = self.read("recall/pool_size", space=space, cap=cap, **pool.params())
-        return int(rows[0]["n"])
+        return self.run(recall.pool_size, space, cap, pool.params())
 
     def pool(self, space: str, pool: Pool, cap: int) -> list[dict[str, Any]]:
-        rows = self.read("recall/pool", space=space, cap=cap, **pool.params())
-        return [r["fact"] for r in rows]
+        return self.run(recall.pool, space, cap, pool.params())
 
     def load(self, space: str, ids: Sequence[str]) -> list[dict[str, Any]]:
         if not ids:
             return []
-        return [r["fact"] for r in self.read("recall/load", space=space, ids=list(ids))]
+        return self.run(recall.load, space, list(ids))
 
     def critical(self, space: str, pool: Pool, categories: Sequence[str], budget: int
                  ) -> list[str]:
         """Every pool fact in the categories; more than `budget` fails, never truncates."""
         if not categories:
             return []
-        rows = self.read("recall/critical", space=space, categories=list(categories),
-                               cap=budget + 1, **pool.params())
-        if len(rows) > budget:
+        ids = self.run(recall.critical, space, list(categories), budget + 1, pool.params())
+        if len(ids) > budget:
             raise BudgetExceeded(
                 f"more than {budget} facts are in critical categories"
                 f" ({', '.join(categories)}): recall refuses to truncate them; raise"
                 " GRAPHMEM_CRITICAL_BUDGET or narrow the critical categories")
-        return [r["id"] for r in rows]
+        return ids
 
     def rank(self, space: str, question: str, pool: Pool, strategy: Strategy, top_k: int
              ) -> Ranking:
@@ -242,12 +235,11 @@ class Ranker:
             if found is not None:
                 return found
         k = min(strategy.depth * strategy.oversample, MAX_ANN_K)
-        rows = self.read("recall/vector_ann", space=space, vector=vector, k=k,
-                               limit=strategy.depth, **pool.params())
-        if len(rows) < strategy.depth:
-            rows = self.read("recall/vector_exact", space=space, vector=vector,
-                                   limit=strategy.depth, **pool.params())
-        return [(r["id"], r["score"]) for r in rows]
+        found = self.run(recall.vector_ann, space, vector, k, strategy.depth, pool.params())
+        if len(found) < strategy.depth:
+            found = self.run(recall.vector_exact, space, vector, strategy.depth,
+                             pool.params())
+        return found
 
     def _in_memory(self, space: str, vector: list[float], pool: Pool, depth: int
                    ) -> Scored | None:
@@ -260,8 +252,7 @@ class Ranker:
         for _ in range(4):
             with entry.lock:
                 hits = entry.top(vector, depth + RETIRED_SLACK)
-            rows = self.read("recall/statuses", space=space, ids=[i for i, _ in hits])
-            status = {r["id"]: r["status"] for r in rows}
+            status = self.run(recall.statuses, space, [i for i, _ in hits])
             gone = [i for i, _ in hits if status.get(i) not in HOT_STATUSES]
             kept = [(i, score) for i, score in hits if status.get(i) in pool.statuses]
             if gone:
@@ -277,13 +268,11 @@ class Ranker:
             return []
         if space in self._unsynced:  # discarded first: a write meanwhile marks it again
             self._unsynced.discard(space)
-            self.read("recall/await_fulltext")
+            self.run(recall.await_fulltext)
         try:
-            rows = self.read("recall/fulltext", space=space, query=terms,
-                             limit=strategy.depth, **pool.params())
+            return self.run(recall.fulltext, space, terms, strategy.depth, pool.params())
         except ClientError as e:
             if "fact_search" in (e.message or ""):
                 raise SchemaOutdated("the fact_search full-text index is missing: run"
                                      " `graphmem migrate up`") from e
             raise
-        return [(r["id"], r["score"]) for r in rows]

@@ -16,10 +16,9 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graphmem.errors import InvalidInput, NotFound
-from graphmem.graph import entities
+from graphmem.graph import entities, recall
 from graphmem.graph.entities import row_to_entity
-from graphmem.graph.rows import plain
-from graphmem.model.entities import UNKNOWN, Entity
+from graphmem.model.entities import Entity
 from graphmem.model.paths import StartSpec
 
 _WORD = re.compile(r"\w+")
@@ -60,15 +59,14 @@ def find_start(tx: ManagedTransaction, space: str, question: str, limit: int = 1
     query = lucene_query(question)
     if not query:
         return [], "none"
-    plain(tx, "recall/await_fulltext")  # the name index is eventually consistent
+    recall.await_fulltext(tx)  # the name index is eventually consistent
     text = _norm(question)
     strict = capitalised_query(question)
     if strict:
-        named = _named_in(text, plain(tx, "entities/find", space=space, query=strict,
-                                      limit=50))
+        named = _named_in(text, entities.find(tx, space, strict, 50))
         if named:
             return named[:limit], "name"
-    rows = plain(tx, "entities/find", space=space, query=query, limit=50)
+    rows = entities.find(tx, space, query, 50)
     named = _named_in(text, rows)
     if named:
         return named[:limit], "name"
@@ -79,26 +77,6 @@ def _named_in(text: str, rows: Sequence[dict[str, Any]]) -> list[Entity]:
     """The entities whose whole name the (normalised) question holds."""
     return [row_to_entity(r["entity"]) for r in rows
             if re.search(rf"(?<!\w){re.escape(r['entity']['norm'])}(?!\w)", text)]
-
-
-def _typed(tx: ManagedTransaction, space: str, type_: str, name: str) -> Entity:
-    folded = entities.fold_type(type_)
-    if folded is None:
-        raise InvalidInput("entity type is required")
-    key = entities.entity_key(folded, entities.normalise_name(name))
-    rows = plain(tx, "entities/get", space=space, key=key)
-    if not rows:
-        raise NotFound(f"no entity {name!r} of type {folded} in this space")
-    return row_to_entity(rows[0]["entity"])
-
-
-def _named(tx: ManagedTransaction, space: str, name: str) -> list[Entity]:
-    norm = entities.normalise_name(name)
-    keys = [*entities.candidate_keys(norm), entities.entity_key(UNKNOWN, norm)]
-    rows = plain(tx, "entities/by_key", space=space, keys=keys)
-    if not rows:
-        raise NotFound(f"no entity named {name!r} in this space")
-    return [row_to_entity(r["entity"]) for r in rows]
 
 
 def typed_keys(given: Sequence[StartSpec]) -> list[str] | None:
@@ -133,7 +111,10 @@ def resolve_given(tx: ManagedTransaction, space: str, given: Sequence[StartSpec]
     found: list[Entity] = []
     for item in given:
         if isinstance(item, str):
-            found += _named(tx, space, item)
+            named = entities.named_in(tx, space, item)
+            if not named:
+                raise NotFound(f"no entity named {item!r} in this space")
+            found += named
         else:
-            found.append(_typed(tx, space, item[0], item[1]))
+            found.append(entities.typed_in(tx, space, item[0], item[1]))
     return list({e.key: e for e in found}.values())

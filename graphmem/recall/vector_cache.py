@@ -23,8 +23,8 @@ import numpy as np
 import numpy.typing as npt
 from neo4j import ManagedTransaction
 
+from graphmem.graph import recall
 from graphmem.graph.driver import GraphDriver
-from graphmem.graph.statements import query
 from graphmem.model import HOT_STATUSES
 
 log = logging.getLogger(__name__)
@@ -143,14 +143,10 @@ class VectorCache:
     def _page(self, space: str, seq: int, tx: ManagedTransaction | None
               ) -> list[tuple[str, list[float], int]]:
         """Raw record values: `record.data()` would walk every float of every vector."""
-        params = {"space": space, "seq": seq, "statuses": list(HOT_STATUSES),
-                  "limit": self.page}
-
-        def work(tx: ManagedTransaction) -> list[tuple[str, list[float], int]]:
-            result = tx.run(query("recall/vectors_since"), params)
-            return [(r[0], r[1], r[2]) for r in result]
-
-        return work(tx) if tx is not None else self.graph.execute(work, write=False)
+        args = (space, seq, list(HOT_STATUSES), self.page)
+        if tx is not None:
+            return recall.vectors_since(tx, *args)
+        return self.graph.execute(recall.vectors_since, *args, write=False)
 
     def _evict(self) -> None:
         with self._lock:

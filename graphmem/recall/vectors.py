@@ -21,6 +21,7 @@ from neo4j.exceptions import DriverError, Neo4jError
 
 from graphmem.embeddings import EmbedderUnavailable, Embeddings, Vector
 from graphmem.errors import ConfigError, GraphMemError
+from graphmem.graph import recall
 from graphmem.graph.driver import GraphDriver
 from graphmem.model import Action, Result
 from graphmem.outage_log import OUTAGES
@@ -118,10 +119,10 @@ class VectorIndex:
         """The index's dimensions, read once; a missing index means an old schema."""
         with self._lock:
             if self._dimensions is None:
-                rows = self.graph.read("recall/vector_index")
-                if not rows:
+                options = recall.vector_index(self.graph)
+                if options is None:
                     raise DimensionMismatch(f"no {INDEX} vector index: run `graphmem migrate up`")
-                config = rows[0]["options"]["indexConfig"]
+                config = options["indexConfig"]
                 self._dimensions = int(config["vector.dimensions"])
             return self._dimensions
 
@@ -158,7 +159,7 @@ class VectorIndex:
         if not items:
             return None
         try:
-            rows = self.graph.read("recall/embed_targets", items=items)
+            rows = recall.embed_targets(self.graph, items)
             if not rows:  # erased since they were queued: do not bring the space back
                 return None
             vectors = self._vectors([fact_text(r["subject"], r["value"], r["scope"])
@@ -194,7 +195,7 @@ class VectorIndex:
         restart) is tried again."""
         for attempt in range(STORE_ATTEMPTS):
             try:
-                self.graph.write_once("recall/set_embeddings", spaces=spaces)
+                recall.set_embeddings(self.graph, spaces)
                 return
             except Neo4jError as e:
                 if not e.is_retryable() or attempt == STORE_ATTEMPTS - 1:

@@ -18,7 +18,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graphmem.graph import clusters
-from graphmem.graph.driver import run_maps
+from graphmem.graph import remember as graph_remember
 from graphmem.graph.facts import row_to_fact
 from graphmem.graph.outbox import Outbox
 from graphmem.model import (
@@ -75,10 +75,10 @@ def load_states(tx: ManagedTransaction, space: str, proposals: tuple[Proposal, .
                 now: datetime) -> tuple[str | None, dict[Slot, SlotState]]:
     """Take the space lock and load the hot set of every slot the proposals touch, in one
     round trip; returns the space's stored policy (JSON) and the slot states."""
-    row = run_maps(tx, "remember/lock_and_load", space=space, now=now,
-                   slots=_slot_params(proposals),
-                   past=_slot_params(proposals, lambda p: p.time_ref == TimeRef.PAST),
-                   coexist=_slot_params(proposals, lambda p: p.action == Action.COEXIST))[0]
+    row = graph_remember.lock_and_load(
+        tx, space, now, slots=_slot_params(proposals),
+        past=_slot_params(proposals, lambda p: p.time_ref == TimeRef.PAST),
+        coexist=_slot_params(proposals, lambda p: p.action == Action.COEXIST))
     facts: dict[Slot, list[Fact]] = defaultdict(list)
     for raw in row["facts"]:
         fact = row_to_fact(raw)

@@ -15,12 +15,10 @@ from datetime import datetime
 from neo4j import ManagedTransaction
 
 from graphmem.errors import AlreadySettled, NotFound
-from graphmem.graph import spaces
-from graphmem.graph.driver import run
+from graphmem.graph import conflicts, spaces
 from graphmem.graph.facts import row_to_fact
 from graphmem.graph.nodes import ConflictNode
 from graphmem.graph.outbox import Outbox, batch_payload, new_event_id
-from graphmem.graph.rows import plain
 from graphmem.model import (
     Action,
     Conflict,
@@ -71,7 +69,7 @@ def settle(tx: ManagedTransaction, outbox: Outbox, req: Settlement) -> Result:
     left = approve.still_held(involved, held)
     close = approve.closing(req.mode, conflict.id, req.fact_id, req.note, req.by, left)
     if close is not None:
-        run(tx, "conflicts/close", space=space, now=now, **close)
+        conflicts.close(tx, space, now, **close)
     outbox.record(tx, "settle", {"batches": [batch_payload(b) for b in batches],
                                  "conflict": conflict.id, "close": close,
                                  "kind": conflict.kind.value, "mode": req.mode}, now, event)
@@ -96,9 +94,9 @@ def _settled_proposal(tx: ManagedTransaction, space: str, fact_id: str | None) -
     """A proposal someone already confirmed or rejected is a lost race, told apart from an
     id that names no proposal. Its conflict may still be open for other proposals: there a
     retired proposal was confirmed, then replaced."""
-    rows = run(tx, "conflicts/settled_proposal", id=fact_id, space=space)
-    if rows:
-        status, fact_status = rows[0]["status"], rows[0]["fact_status"]
+    row = conflicts.settled_proposal(tx, space, fact_id)
+    if row is not None:
+        status, fact_status = row["status"], row["fact_status"]
         how = _SETTLED_AS.get(fact_status) or (
             "confirmed" if status == ConflictStatus.OPEN.value else status)
         raise AlreadySettled(f"pending change {fact_id!r} is already {how}")
@@ -113,18 +111,18 @@ def _open_conflict(tx: ManagedTransaction, space: str, req: Settlement
                    ) -> tuple[Conflict, list[Fact]]:
     conflict_id = req.conflict_id
     if conflict_id is None:
-        rows = run(tx, "conflicts/for_fact", id=req.fact_id, space=space)
+        rows = conflicts.for_fact(tx, space, req.fact_id)
         pending = [r for r in rows if r["conflict"]["kind"] == ConflictKind.PENDING.value
                    and r["fact_status"] == Status.FLAGGED_CONFLICT.value]
         if not pending:
             _settled_proposal(tx, space, req.fact_id)
             raise NotFound(f"no pending proposal {req.fact_id!r} in this space")
         conflict_id = pending[0]["conflict"]["id"]
-    rows = plain(tx, "conflicts/get", id=conflict_id, space=space)
-    if not rows:
+    row = conflicts.get(tx, space, conflict_id)
+    if row is None:
         raise NotFound(f"no conflict {conflict_id!r} in this space")
-    found = ConflictNode.inflate(rows[0]["conflict"])
+    found = ConflictNode.inflate(row["conflict"])
     if found.status != ConflictStatus.OPEN.value:
         raise AlreadySettled(f"conflict {conflict_id!r} is already {found.status}")
-    involved = [row_to_fact(f) for f in rows[0]["facts"]]
+    involved = [row_to_fact(f) for f in row["facts"]]
     return found.conflict([f.id for f in involved]), involved

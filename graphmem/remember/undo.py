@@ -14,8 +14,9 @@ from neo4j import ManagedTransaction
 from neo4j.time import DateTime as NeoDateTime
 
 from graphmem.errors import AlreadySettled, InvalidInput, UndoBlocked
+from graphmem.graph import conflicts as graph_conflicts
 from graphmem.graph import spaces
-from graphmem.graph.driver import run
+from graphmem.graph import undo as graph_undo
 from graphmem.graph.outbox import Outbox, batch_payload, batches, new_event_id, revive_times
 from graphmem.model import ConflictStatus
 from graphmem.model.undo import UndoResult
@@ -41,16 +42,15 @@ def undo_event(tx: ManagedTransaction, outbox: Outbox, req: UndoRequest) -> Undo
     if did.empty:
         raise InvalidInput(f"event {req.event_id} changed nothing that can be undone (a"
                            " duplicate or a skipped fact changes nothing)")
-    facts = {r["fact"]["id"]: _native(r["fact"]) for r in run(tx, "undo/facts", space=space,
-                                                               ids=did.ids())}
+    facts = {r["fact"]["id"]: _native(r["fact"]) for r in graph_undo.facts(tx, space, did.ids())}
     _not_undone_yet(req.event_id, did, facts)
     slots: dict[tuple[str, str], revert.Slot] = {}
-    for row in run(tx, "undo/slots", space=space, slots=revert.slots_of(did, facts)):
+    for row in graph_undo.slots(tx, space, revert.slots_of(did, facts)):
         held = slots.setdefault((row["subject"], row["scope"]), revert.Slot({})).held
         held[row["id"]] = (row["status"], row["value_key"] or "")
     conflicts = {r["id"]: revert.OpenConflict(r["kind"], r["severity"] or "medium",
                                               tuple((m[0], m[1]) for m in r["members"]))
-                 for r in run(tx, "undo/conflicts", space=space, ids=list(did.flagged))}
+                 for r in graph_undo.conflicts(tx, space, list(did.flagged))}
     plan = revert.plan(did, facts, slots, conflicts, req.force, now, req.by, new_id)
     if plan.blockers and not req.force:
         named = "; ".join(f"#{b.fact_id}: {b.reason}" for b in plan.blockers)
@@ -60,17 +60,18 @@ def undo_event(tx: ManagedTransaction, outbox: Outbox, req: UndoRequest) -> Undo
         raise InvalidInput(f"event {req.event_id} has nothing left to undo")
     missing = [fid for fid in plan.undone if fid not in facts]  # later values forced out
     facts.update({r["fact"]["id"]: _native(r["fact"])
-                  for r in run(tx, "undo/facts", space=space, ids=missing)} if missing else {})
+                  for r in graph_undo.facts(tx, space, missing)} if missing else {})
     event = new_event_id()
-    run(tx, "undo/mark", space=space, undone=plan.undone, event=event, now=now)
+    graph_undo.mark(tx, space, now, event, plan.undone)
     batch = Batch(facts=[revive_times(row) for row in plan.facts], statuses=plan.statuses,
                   refines=plan.refines, conflicts=plan.conflicts)
     batch.apply(tx, space, now, event=event)
-    run(tx, "undo/link", space=space, restores=plan.restores, now=now)
+    graph_undo.link(tx, space, now, plan.restores)
     note = f"withdrawn: event {req.event_id} was undone by {event}"
     for conflict_id in plan.close:
-        run(tx, "conflicts/close", space=space, now=now, id=conflict_id,
-            status=ConflictStatus.DISMISSED.value, winner=None, note=note, by=req.by)
+        graph_conflicts.close(tx, space, now, id=conflict_id,
+                              status=ConflictStatus.DISMISSED.value, winner=None, note=note,
+                              by=req.by)
     outbox.record(tx, "undo", {
         "undoes": req.event_id, "batches": [batch_payload(batch)], "lines": plan.lines,
         "undone": [{"id": fid, "valid_from": facts[fid].get("valid_from"),

@@ -17,7 +17,7 @@ from typing import Any
 from neo4j import ManagedTransaction
 
 from graphmem.graph import projection
-from graphmem.graph.driver import run
+from graphmem.graph import remember as graph_remember
 from graphmem.graph.facts import fact_to_row
 from graphmem.graph.outbox import Outbox
 from graphmem.model import Action, ConflictKind, Decision, Fact, Proposal, Status, value_key
@@ -117,18 +117,18 @@ class Batch:
         refines are stamped with the event that did it: `event`, else the batch's own
         entry."""
         event = event or (str(self.outbox[0]["id"]) if self.outbox else None)
-        rows = run(tx, "remember/apply", space=space, now=now, event=event,
-                   messages=self.messages,
-                   facts=[_stamped(row, now) for row in self.facts], refines=self.refines,
-                   statuses=self.statuses, supersedes=[_edge(e, now) for e in self.supersedes],
-                   retracts=[_edge(e, now) for e in self.retracts], outbox=self.outbox,
-                   synced=projection.changed(self))
-        if rows and outbox is not None:
-            outbox.written(self.outbox, now, rows[0]["seq"])
+        applied = graph_remember.apply(
+            tx, space, now, event, messages=self.messages,
+            facts=[_stamped(row, now) for row in self.facts], refines=self.refines,
+            statuses=self.statuses, supersedes=[_edge(e, now) for e in self.supersedes],
+            retracts=[_edge(e, now) for e in self.retracts], outbox=self.outbox,
+            synced=projection.changed(self))
+        if applied is not None and outbox is not None:
+            outbox.written(self.outbox, now, applied["seq"])
         projection.project(tx, space, now, self.facts)
         if not self.conflicts:
             return {}
-        rows = run(tx, "remember/open_conflicts", rows=self.conflicts, space=space, now=now)
+        rows = graph_remember.open_conflicts(tx, space, now, self.conflicts)
         found = {fact_id: r["conflict_id"] for r in rows for fact_id in r["flagged"]}
         joined = {row["id"]: found[row["flagged"][0]] for row in self.conflicts
                   if found.get(row["flagged"][0], row["id"]) != row["id"]}

@@ -10,8 +10,9 @@ denials, errors) queues its own row. Rows are queued, not written, in the caller
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, Protocol, TypeVar
 
 from graphmem.errors import AccessDenied
 from graphmem.mirror.audit import AuditEntry, reason
@@ -20,6 +21,7 @@ from graphmem.model.audit import AuditCall
 from graphmem.runtime import Runtime
 
 T = TypeVar("T")
+P = ParamSpec("P")
 
 
 def summary(result: Any) -> dict[str, Any]:
@@ -64,3 +66,27 @@ class Auditor:
     def record(self, operation: str, outcome: str, detail: dict[str, Any]) -> None:
         self.runtime.mirror.audit(AuditEntry(self.space.key, self.caller, operation, outcome,
                                              detail))
+
+
+class Audited(Protocol):
+    """A service class whose public methods are audited operations."""
+
+    auditor: Auditor
+
+
+S = TypeVar("S", bound=Audited)
+
+
+def audited(operation: str) -> Callable[[Callable[Concatenate[S, AuditCall, P], T]],
+                                        Callable[Concatenate[S, P], T]]:
+    """The method as one public operation with its audit row, under `operation` (the name
+    GraphQL and MCP audit it under too): the caller does not pass the `AuditCall`, the
+    auditor hands it in."""
+    def wrap(method: Callable[Concatenate[S, AuditCall, P], T]) -> Callable[Concatenate[S, P], T]:
+        @functools.wraps(method)
+        def run(self: S, /, *args: P.args, **kwargs: P.kwargs) -> T:
+            return self.auditor.run(operation, lambda call: method(self, call, *args, **kwargs))
+
+        return run
+
+    return wrap

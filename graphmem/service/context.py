@@ -110,6 +110,15 @@ class SpaceContext:
         """A page asked for, checked against GRAPHMEM_API_MAX_PAGE before any read."""
         return Window.of(kind, first, after, last, before, self.settings.api_max_page, count)
 
+    def limit(self, value: int) -> int:
+        """A count of items asked for, checked against GRAPHMEM_API_MAX_PAGE (every
+        transport's one bound of it)."""
+        top = self.settings.api_max_page
+        if not 1 <= value <= top:
+            raise InvalidInput(f"limit must be between 1 and {top} (GRAPHMEM_API_MAX_PAGE),"
+                               f" got {value}")
+        return value
+
     def ranked(self) -> Ranker:
         """The Ranker, once this process's writes to the space have their vectors."""
         if self.settings.embed_background:

@@ -8,6 +8,7 @@ from collections.abc import Callable
 from graphmem import embeddings
 from graphmem.errors import GraphMemError
 from graphmem.graph import migrations as graph_migrations
+from graphmem.graph import recall
 from graphmem.graph.driver import GraphDriver
 from graphmem.lexicon import WordNetMissing, open_senses
 from graphmem.mirror import migrations as store_migrations
@@ -72,7 +73,7 @@ def _vectors(settings: Settings) -> str:
     finds them meanwhile."""
     graph = GraphDriver(settings)
     try:
-        waiting = int(graph.read("recall/unembedded_count", cap=LAG_CAP)[0]["facts"])
+        waiting = recall.unembedded_count(graph, LAG_CAP)
     finally:
         graph.close()
     if not waiting:

@@ -3,9 +3,10 @@
 The GraphQL resolvers, the MCP tools and the CLI call these same operations. The class
 holds no business rule: the core verbs (remember, remember_facts, forget, recall,
 recall_related, active, history) are each one audited call of a collaborator, and the rest
-sit in audited namespaces (`mem.review`, `mem.entities`, `mem.records`,
-`mem.erasure`, `mem.transfer`, see graphmem.service.namespaces). The collaborators call the
-stages (remember, recall, lifecycle) that decide and the stores that apply.
+sit in the service classes that are its namespaces (`mem.review` is
+graphmem.service.review.Review, `mem.entities`, `mem.records`, `mem.erasure`,
+`mem.transfer` likewise), each public method audited under its operation's name. They call
+the stages (remember, recall, lifecycle) that decide and the stores that apply.
 """
 
 from __future__ import annotations
@@ -27,18 +28,10 @@ from graphmem.remember.policy import make_policy
 from graphmem.runtime import Runtime
 from graphmem.service.audit import Auditor
 from graphmem.service.context import Caller, SpaceContext
-from graphmem.service.entities import EntityGraph
+from graphmem.service.entities import Entities
 from graphmem.service.erasure import Erasure
-from graphmem.service.namespaces import (
-    Collaborators,
-    Entities,
-    ErasureDesk,
-    RecordsDesk,
-    ReviewDesk,
-    TransferDesk,
-)
-from graphmem.service.reads import Listing, Reads
-from graphmem.service.records import Records
+from graphmem.service.reads import Reads
+from graphmem.service.records import Listing, Records
 from graphmem.service.review import Review
 from graphmem.service.transfer import Transfer
 from graphmem.service.writes import Writes
@@ -146,14 +139,11 @@ class GraphMem:
         self._auditor = Auditor(self._runtime, self.space, caller.name)
         self._writes = Writes(ctx)
         self._reads = Reads(ctx)
-        self._graph = EntityGraph(ctx)
-        parts = Collaborators(ctx, self._auditor, self._writes, self._reads, Review(ctx),
-                              self._graph, Records(ctx), Erasure(ctx), Transfer(ctx))
-        self.review = ReviewDesk(parts)
-        self.entities = Entities(parts)
-        self.records = RecordsDesk(parts)
-        self.erasure = ErasureDesk(parts)
-        self.transfer = TransferDesk(parts)
+        self.review = Review(ctx, self._auditor, self._writes)
+        self.entities = Entities(ctx, self._auditor)
+        self.records = Records(ctx, self._auditor)
+        self.erasure = Erasure(ctx, self._auditor)
+        self.transfer = Transfer(ctx, self._auditor)
 
     @property
     def runtime(self) -> Runtime:
@@ -274,9 +264,8 @@ class GraphMem:
         ("WORKS_AT", "IN")]`) follows exactly those relations, a page at a time
         (`after`: the result's `next_cursor`). A configured LLM writes an answer from the
         top paths, otherwise the paths are the answer."""
-        steps = path_steps(path) if path else None
-        return self._run("recall_related", lambda call: self._graph.recall_related(
-            question, entities, hops, as_of, valid_at, limit, answer, steps, after, call))
+        return self.entities.recall_related(question, entities, hops, as_of, valid_at, limit,
+                                            answer, path_steps(path) if path else None, after)
 
 
 def path_steps(path: Sequence[PathStep | tuple[str, str]]) -> list[PathStep]:

@@ -8,6 +8,7 @@ reconciles each value at its original time.
 
 from __future__ import annotations
 
+import io
 import os
 import tempfile
 from collections.abc import Callable, Iterator
@@ -28,6 +29,7 @@ from graphmem.model import Proposal, Space
 from graphmem.model.audit import AuditCall
 from graphmem.model.transfer import ExportRequest, ExportResult, ImportReport
 from graphmem.remember.proposals import parse_proposal
+from graphmem.service.audit import Auditor, audited
 from graphmem.service.context import SpaceContext
 from graphmem.service.redaction import redactor_for
 from graphmem.service.writes import Writes
@@ -54,13 +56,37 @@ def _destination(out: str | Path | IO[str]) -> Iterator[IO[str]]:
         raise
 
 
+class _Bounded(io.StringIO):
+    """An export in memory that stops once it grows past the inline limit."""
+
+    def __init__(self, limit: int) -> None:
+        super().__init__()
+        self.limit = limit
+        self.size = 0
+
+    def write(self, text: str, /) -> int:
+        self.size += len(text.encode())
+        if self.size > self.limit:
+            raise InvalidInput(f"the export is larger than GRAPHMEM_EXPORT_INLINE_MAX"
+                               f" ({self.limit} bytes): use `graphmem export`")
+        return super().write(text)
+
+
 class Transfer:
-    def __init__(self, ctx: SpaceContext) -> None:
+    """The space's memory to and from files: signed exports, restores and replays."""
+
+    def __init__(self, ctx: SpaceContext, auditor: Auditor) -> None:
         self.ctx = ctx
+        self.auditor = auditor
 
     # ---- export ---------------------------------------------------------------------------
-    def export(self, out: str | Path | IO[str], tenant: bool = False,
-               as_of: datetime | None = None, progress: Progress | None = None) -> ExportResult:
+    @audited("export")
+    def export(self, call: AuditCall, out: str | Path | IO[str], *, tenant: bool = False,
+               as_of: datetime | None = None, progress: Progress | None = None
+               ) -> ExportResult:
+        """Write this space's (with `tenant`, every space of its tenant) whole memory to a
+        signed JSON Lines file: facts with every field and their links, entities, conflicts
+        with their outcome, pending proposals, decisions; `as_of`: as memory held it then."""
         ctx = self.ctx
         ctx.require("read")
         if tenant:
@@ -74,12 +100,35 @@ class Transfer:
         with _destination(out) as stream:
             return export(ctx.runtime, req, stream, progress)
 
+    def export_inline(self, as_of: datetime | None = None) -> tuple[str, ExportResult]:
+        """The export as text, for a caller over the network: refused once it grows past
+        GRAPHMEM_EXPORT_INLINE_MAX (`graphmem export` writes a file of any size)."""
+        out = _Bounded(self.ctx.settings.export_inline_max)
+        result = self.export(out, as_of=as_of)
+        return out.getvalue(), result
+
     # ---- import ---------------------------------------------------------------------------
-    def import_memory(self, call: AuditCall, source: str | Path, mode: str = "auto",
-                      fmt: str = "auto", tenant: bool = False, public_key: str | None = None,
-                      batch: int | None = None, progress: Progress | None = None
-                      ) -> ImportReport:
+    def import_text(self, data: str, *, mode: str = "auto", format: str = "auto",
+                    public_key: str | None = None) -> ImportReport:
+        """An import of a file's content sent over the network (bounded by the request's
+        size), read as `import_memory` reads a file."""
+        with tempfile.TemporaryDirectory(prefix="graphmem-import-") as folder:
+            path = Path(folder) / "import"
+            path.write_text(data, encoding="utf-8")
+            return self.import_memory(path, mode=mode, format=format, public_key=public_key)
+
+    @audited("import")
+    def import_memory(self, call: AuditCall, source: str | Path, *, mode: str = "auto",
+                      format: str = "auto", tenant: bool = False,
+                      public_key: str | None = None, batch: int | None = None,
+                      progress: Progress | None = None) -> ImportReport:
+        """Import a file into this space (with `tenant`, each space of a tenant export into
+        this tenant). `restore` (graphmem exports; the default for them) writes the records
+        as they were into an empty space, after checking the file whole; `replay` (the only
+        mode for other formats) reconciles each value at its original time. Needs write and
+        backfill; a re-run after an interruption continues where it stopped."""
         ctx = self.ctx
+        fmt = format
         ctx.require("write")
         ctx.require("backfill")
         if mode not in MODES:

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 
 from graphmem import consistency
 from graphmem.errors import AccessDenied, InvalidInput, NotFound
-from graphmem.graph.rows import read_one
+from graphmem.graph import undo as graph_undo
 from graphmem.mirror.listings import event
 from graphmem.model.audit import AuditCall
 from graphmem.model.undo import UndoResult
@@ -51,9 +51,8 @@ class Undo:
         """(kind, payload, writer, when) of an event of this space; the writer is known
         while the graph keeps the entry."""
         ctx = self.ctx
-        rows = read_one(ctx.graph, "undo/event", space=ctx.key, id=event_id)
-        if rows:
-            row = rows[0]
+        row = graph_undo.event(ctx.graph, ctx.key, event_id)
+        if row is not None:
             stub = json.loads(row["audit"]) if row["audit"] else {}
             return (str(row["kind"]), payload_of(row["payload"]), stub.get("caller"),
                     datetime.fromisoformat(row["created_at"]))

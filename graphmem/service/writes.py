@@ -14,8 +14,8 @@ from typing import Any
 
 from graphmem import consistency
 from graphmem.errors import AccessDenied, InvalidInput, LLMUnavailable
-from graphmem.graph import spaces
-from graphmem.model import Action, Policy, Proposal, Result, Status, claimed
+from graphmem.graph import remember
+from graphmem.model import Action, Proposal, Result, Status, claimed
 from graphmem.model.audit import AuditCall
 from graphmem.model.requests import Write
 from graphmem.recall.vectors import written_ids
@@ -23,7 +23,6 @@ from graphmem.remember.extract import extract, usable
 from graphmem.remember.extract_context import extraction_input
 from graphmem.remember.new_fact import WriteInfo
 from graphmem.remember.pipeline import WriteRequest, message_key, write_proposals
-from graphmem.remember.policy import make_policy, policy_from_json, policy_to_json
 from graphmem.remember.proposals import TIME_FIELDS, check_text, parse_proposals
 from graphmem.remember.results import NO_FACTS, NOTHING_TO_RETRACT
 from graphmem.remember.write import new_id
@@ -31,6 +30,18 @@ from graphmem.service.context import SpaceContext, now
 from graphmem.service.redaction import redactor_for
 
 NO_MESSAGE = Write()  # facts written without a message, source or metadata (imports)
+
+
+def prefilter(ctx: SpaceContext, text: str) -> list[Result] | None:
+    """The dedup prefilter: the exact message already produced facts, all still ACTIVE."""
+    key = message_key(text)
+    if key is None or not ctx.settings.dedup_prefilter:
+        return None
+    rows = remember.message_facts(ctx.graph, ctx.key, key)
+    if not rows or any(r["status"] != Status.ACTIVE.value for r in rows):
+        return None
+    return [Result(Action.DEDUP, r["subject"], r["value"], r["id"],
+                   f"Stored: [DEDUP] {r['subject']} = {r['value']}") for r in rows]
 
 
 @dataclass(frozen=True)
@@ -203,22 +214,10 @@ class Writes:
             runtime.ranker.vectors.store(self.ctx.key, fact_ids)
 
     # ---- messages (one model call) ----------------------------------------------------
-    def prefilter(self, text: str) -> list[Result] | None:
-        """The dedup prefilter: the exact message already produced facts, all still ACTIVE."""
-        key = message_key(text)
-        if key is None or not self.ctx.settings.dedup_prefilter:
-            return None
-        rows = self.ctx.graph.read("remember/message_facts", space=self.ctx.key,
-                                   message_key=key)
-        if not rows or any(r["status"] != Status.ACTIVE.value for r in rows):
-            return None
-        return [Result(Action.DEDUP, r["subject"], r["value"], r["id"],
-                       f"Stored: [DEDUP] {r['subject']} = {r['value']}") for r in rows]
-
     def _remember(self, call: AuditCall, write: Write) -> list[Result]:
         self.ctx.require("write")
         text = check_text(write.text)
-        hit = self.prefilter(text)
+        hit = prefilter(self.ctx, text)
         if hit is not None:
             return hit
         facts = self._extract(text, forget=False)
@@ -246,22 +245,6 @@ class Writes:
         inp = extraction_input(ctx.ranked(), ctx.key, ctx.schema, text,
                                ctx.settings.reconcile_context, forget)
         return usable(extract(llm, inp, ctx.settings.extract_retries), ctx.schema)
-
-    # ---- policy -------------------------------------------------------------------------
-    def set_reconcile_policy(self, call: AuditCall, mode: str,
-                             authority: Mapping[str, int] | None = None,
-                             curated: Iterable[str] = ()) -> str:
-        self.ctx.require("admin")
-        policy = make_policy(mode, authority, tuple(curated))
-        self.ctx.write(call, spaces.set_policy, policy_to_json(policy), now())
-        return policy.describe()
-
-    def get_reconcile_policy(self) -> Policy:
-        self.ctx.require("read")
-        if self.ctx.policy is not None:
-            return self.ctx.policy
-        return policy_from_json(spaces.stored_policy(self.ctx.graph, self.ctx.key))
-
 
 def _raw(fact: object) -> str:
     """A fact's own raw text as given (a mapping's `raw`, or the attribute)."""

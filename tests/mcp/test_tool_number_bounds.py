@@ -76,6 +76,8 @@ def _filler(schema: dict[str, Any], defs: dict[str, Any], name: str) -> Any:
     if "object" in kinds and "properties" in resolved:
         return {n: _filler(s, defs, n) for n, s in resolved["properties"].items()
                 if n in resolved.get("required", []) or n in NAMED}
+    if resolved.get("format") == "date-time":
+        return "2026-01-01T00:00:00Z"
     return NAMED.get(name, FILLERS.get(next(iter(sorted(kinds)), "string"), "x"))
 
 

@@ -16,13 +16,11 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import IO, Any
 
-import neo4j
-
-from graphmem.graph.rows import read
-from graphmem.graph.statements import query
+from graphmem.graph import transfer
 from graphmem.lifecycle.clients import Clients
-from graphmem.lifecycle.transfer import asof, records, relational
+from graphmem.lifecycle.transfer import asof, records
 from graphmem.lifecycle.transfer.codec import FORMAT, VERSION, Writer
+from graphmem.mirror import transfer_rows
 from graphmem.model.transfer import ExportRequest, ExportResult
 
 PAGE = 1000
@@ -87,7 +85,7 @@ class SpaceExport:
         self.order = _Topological()
 
     def size(self) -> dict[str, Any]:
-        return read(self.runtime.graph, "transfer/export_space", space=self.space)[0]
+        return transfer.export_space(self.runtime.graph, self.space)
 
     def space_record(self, row: dict[str, Any]) -> dict[str, Any]:
         policy = row.get("policy")
@@ -97,22 +95,20 @@ class SpaceExport:
                 "relation_labels": list(row.get("relation_labels") or []),
                 "relation_schema": json.loads(schema) if schema else None,
                 "relation_descriptions": json.loads(described) if described else None,
-                "retention_days": relational.retention_days(self.runtime.store, self.space)}
+                "retention_days": transfer_rows.retention_days(self.runtime.store, self.space)}
 
     def facts(self) -> Iterator[dict[str, Any]]:
         """One streamed scan of the space's facts (a read of its own, so a space of any
         size is never held in memory here), a page of facts to a driver record, in an order
         an import can link as it goes."""
         order = self.order
-        with self.runtime.graph.session(default_access_mode=neo4j.READ_ACCESS) as session:
-            for row in session.run(query("transfer/export_facts"), space=self.space,
-                                   page=PAGE):
-                for fact in row["facts"]:
-                    record = records.fact_record(fact, self.space)
-                    found = (record if self.req.as_of is None
-                             else asof.fact(record, self.req.as_of))
-                    if found is not None:
-                        yield from self._flagged(order.add(found))
+        for page in transfer.export_facts(self.runtime.graph, self.space, PAGE):
+            for fact in page:
+                record = records.fact_record(fact, self.space)
+                found = (record if self.req.as_of is None
+                         else asof.fact(record, self.req.as_of))
+                if found is not None:
+                    yield from self._flagged(order.add(found))
         yield from self._flagged(order.rest())
 
     def exported(self, ids: list[str]) -> list[str]:
@@ -127,16 +123,16 @@ class SpaceExport:
             yield record
 
     def entities(self) -> Iterator[dict[str, Any]]:
-        for row in read(self.runtime.graph, "transfer/export_entities", space=self.space):
-            record = records.entity_record(row["entity"], self.space)
+        for entity in transfer.export_entities(self.runtime.graph, self.space):
+            record = records.entity_record(entity, self.space)
             record["facts"] = self.exported(record["facts"])
             if self.req.as_of is None or asof.made_by(record, self.req.as_of):
                 yield record
 
     def conflicts(self) -> list[dict[str, Any]]:
         out = []
-        for row in read(self.runtime.graph, "transfer/export_conflicts", space=self.space):
-            record = records.conflict_record(row["conflict"], self.space)
+        for conflict in transfer.export_conflicts(self.runtime.graph, self.space):
+            record = records.conflict_record(conflict, self.space)
             record["fact_ids"] = self.exported(record["fact_ids"])
             found = record if self.req.as_of is None else asof.conflict(record,
                                                                         self.req.as_of)
@@ -145,7 +141,7 @@ class SpaceExport:
         return out
 
     def decisions(self) -> Iterator[dict[str, Any]]:
-        yield from relational.decisions(self.runtime.store, self.runtime.mirror.cipher,
+        yield from transfer_rows.decisions(self.runtime.store, self.runtime.mirror.cipher,
                                         self.space, self.req.decrypt, self.req.as_of)
 
 

@@ -34,7 +34,8 @@ from graphmem.graph.imports import Checkpoint
 from graphmem.graph.outbox import Outbox
 from graphmem.lifecycle.clients import Clients
 from graphmem.lifecycle.erasure import set_retention
-from graphmem.lifecycle.transfer import codec, records, relational
+from graphmem.lifecycle.transfer import codec, records
+from graphmem.mirror import transfer_rows
 from graphmem.model.audit import AuditCall
 from graphmem.model.transfer import ImportReport
 from graphmem.recall import relation_schema
@@ -222,7 +223,7 @@ class Restore:
         remap = _remapper(target, point.remap)
         store, cipher = self.runtime.store, self.runtime.mirror.cipher
         for decision in pending.decisions:  # idempotent: safe before the graph commit
-            relational.restore_decision(store, cipher, decision, target, remap)
+            transfer_rows.restore_decision(store, cipher, decision, target, remap)
             self.sealed += bool(decision.get("sealed"))
         if pending.own is not None:
             set_retention(store, target, pending.own.get("retention_days"))
