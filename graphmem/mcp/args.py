@@ -12,6 +12,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AwareDatetime, BaseModel, ConfigDict, Field
 
 from graphmem.model.fact_fields import MAX_TEXT_LENGTH, MAX_VALUE_LENGTH
+from graphmem.service.context import MAX_SUBJECTS
 
 PART = r"^[A-Za-z0-9_.@:\-]{1,128}$"
 
@@ -23,7 +24,8 @@ AgentId = Annotated[str, Field(pattern=PART, max_length=128,
                                description="The agent part of the space.")]
 RunId = Annotated[str, Field(pattern=PART, max_length=128,
                              description="The run (session) part of the space.")]
-Text = Annotated[str, Field(max_length=1_000_000, description="A message in natural language.")]
+Text = Annotated[str, Field(max_length=MAX_TEXT_LENGTH,
+                            description="A message in natural language.")]
 Question = Annotated[str, Field(min_length=1, max_length=10_000)]
 Subject = Annotated[str, Field(min_length=1, max_length=10_000,
                                description="A subject (slot name), e.g. primary_database.")]
@@ -32,7 +34,8 @@ Identifier = Annotated[str, Field(min_length=1, max_length=200)]
 Note = Annotated[str, Field(max_length=10_000)]
 Instant = Annotated[AwareDatetime | None, Field(
     description="ISO 8601 with a timezone, e.g. 2026-03-01T00:00:00+00:00.")]
-Subjects = Annotated[list[Subject], Field(min_length=1, max_length=500)]
+Subjects = Annotated[list[Subject], Field(min_length=1,
+                                          json_schema_extra={"maxItems": MAX_SUBJECTS})]
 
 
 def _up_to(limit: int, description: str | None = None) -> Any:
@@ -84,7 +87,8 @@ class FactIn(BaseModel):
         return self.model_dump(mode="json", exclude_none=True)
 
 
-Facts = Annotated[list[FactIn], Field(max_length=1000)]
+Facts = Annotated[list[FactIn], Field(description="At most GRAPHMEM_WRITE_MAX_FACTS facts"
+                                      " (1000 by default) in one call.")]
 
 
 class EntityRef(BaseModel):

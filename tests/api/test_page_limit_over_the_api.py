@@ -44,3 +44,24 @@ def test_counts_up_to_the_setting_are_served_and_one_past_it_refused(
             assert not served.is_error, (tool, text_of(served))
             past = session.call(tool, {**arguments, "limit": TOP + 1})
             assert past.is_error and str(TOP) in text_of(past), (tool, text_of(past))
+
+
+def test_a_write_of_more_facts_than_the_default_is_taken_when_the_setting_allows_it(
+        serve_api: Callable[..., Api]) -> None:
+    """GRAPHMEM_WRITE_MAX_FACTS above its default of 1,000: MCP takes what the setting
+    allows and refuses one more, naming the setting, as GraphQL does."""
+    top = 1_001
+    api = serve_api(write_max_facts=top)
+    writer = api.key("writer", new_tenant())
+
+    def facts(n: int) -> list[dict[str, object]]:
+        return [{"subject": f"setting_{i}", "value": "on", "confidence": 0.95} for i in range(n)]
+
+    with http(f"{api.base}/mcp", writer) as session:
+        taken = session.call("remember_facts", {"user_id": "many", "facts": facts(top)})
+        assert not taken.is_error, text_of(taken)[:500]
+        past = session.call("remember_facts", {"user_id": "many", "facts": facts(top + 1)})
+        assert past.is_error and "GRAPHMEM_WRITE_MAX_FACTS" in text_of(past), text_of(past)[:500]
+    refused = api.gql(writer, "mutation($f: [FactInput!]!) { rememberFacts(space: \"many\","
+                              " facts: $f) { action } }", {"f": facts(top + 1)})
+    assert "GRAPHMEM_WRITE_MAX_FACTS" in refused["errors"][0]["message"]
