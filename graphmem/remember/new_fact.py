@@ -17,10 +17,11 @@ from graphmem.model import Action, Decision, Fact, Proposal, Status
 
 @dataclass(frozen=True)
 class WriteInfo:
-    """What is the same for every fact of one write."""
+    """What is the same for every fact of one write; `space` is set by the transaction,
+    from the space it writes to."""
 
-    space: str
     now: datetime
+    space: str = ""
     source: str = ""
     source_ref: str = ""
     text: str = ""

@@ -98,8 +98,9 @@ def load_states(tx: ManagedTransaction, space: str, proposals: tuple[Proposal, .
 
 
 def write_proposals(tx: ManagedTransaction, outbox: Outbox, req: WriteRequest) -> list[Result]:
-    """The transaction function: lock, load, reconcile, write, outbox."""
-    info = req.info
+    """The transaction function: lock, load, reconcile, write, outbox. The space is the
+    one the transaction writes to (the outbox's)."""
+    info = replace(req.info, space=outbox.space)
     stored_policy, states = load_states(tx, info.space, req.proposals, info.now)
     policy = req.policy or policy_from_json(stored_policy)
     if req.curated or req.review:

@@ -147,7 +147,7 @@ class Writes:
         text = check_text(write.text)
         source = check_text(write.source, "source")[:200] or ctx.caller.source
         speaker = self._speaker(source)
-        info = WriteInfo(space=ctx.key, source=speaker.source, source_ref=write.source_ref,
+        info = WriteInfo(source=speaker.source, source_ref=write.source_ref,
                          text=text, metadata=dict(write.metadata or {}),
                          redacted=write.redacted,
                          message_key=message_key(text), now=at or now(),
