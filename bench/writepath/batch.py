@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
-import graphmem.remember.write as write_module
+import graphmem.graph.remember as write_module
 from bench.floor import Floor
 from bench.probe import process_cpu, quiet_driver, settle
 from bench.reconcile.__main__ import workload
@@ -40,7 +40,7 @@ class BatchRun:
 def captured() -> Iterator[list[dict[str, Any]]]:
     """The parameters of every `remember/apply` run while the block runs."""
     seen: list[dict[str, Any]] = []
-    names = vars(write_module)  # the module's own binding of `run`, which Batch.apply calls
+    names = vars(write_module)  # the module's own binding of `run`, which its `apply` calls
     original = names["run"]
 
     def spy(tx: Any, name: str, **params: Any) -> Any:
