@@ -245,6 +245,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--workers", type=int, default=2, help="graphmem serve --workers")
     parser.add_argument("--server-env", action="append", default=[], metavar="NAME=VALUE",
                         help="a setting for the server (GRAPHMEM_...), repeatable")
+    parser.add_argument("--no-results", action="store_true",
+                        help="print the figures only, bench/RESULTS.md untouched (a run"
+                             " under a profiler)")
     parser.add_argument("--recall-facts", type=int, default=0,
                         help="facts in the space the askers question (0: no askers)")
     parser.add_argument("--recall-clients", type=int, default=1)
@@ -337,7 +340,7 @@ def main(argv: list[str] | None = None) -> None:
                  f" ms**, p99 {ms(recalls, 99):.0f} ms;"
                  f" {sum(a.empty for a in askers)} answered with no fact.")
     print(text)
-    if not args.no_write:
+    if not args.no_write and not args.no_results:
         write_section("load", f"Command: `python -m bench.load --clients {args.clients}"
                               f" --shared {args.shared} --seconds {args.seconds:g}"
                               f" --warm {args.warm:g} --workers {args.workers}"
