@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from graphmem.errors import InvalidInput, NotFound
+from graphmem.graph import conflicts as conflict_rows
 from graphmem.graph.driver import GraphDriver
 from graphmem.graph.facts import as_time, row_to_fact
 from graphmem.graph.nodes import ConflictNode
@@ -111,11 +112,11 @@ def conflicts(graph: GraphDriver, space: str, status: str | None = "open") -> li
 
 
 def conflict(graph: GraphDriver, space: str, conflict_id: str) -> tuple[Conflict, list[Fact]]:
-    rows = read(graph, "conflicts/get", space=space, id=conflict_id)
-    if not rows:
+    row = graph.execute(conflict_rows.get, space, conflict_id, write=False)
+    if row is None:
         raise NotFound(f"no conflict {conflict_id!r} in this space")
-    found = [row_to_fact(f) for f in rows[0]["facts"]]
-    node = ConflictNode.inflate(rows[0]["conflict"])
+    found = [row_to_fact(f) for f in row["facts"]]
+    node = ConflictNode.inflate(row["conflict"])
     return node.conflict([f.id for f in found]), found
 
 

@@ -54,13 +54,6 @@ def change_relation_descriptions(tx: ManagedTransaction, outbox: Outbox, describ
     outbox.record(tx, "relations", {"described": described}, now)
 
 
-def stored_relations(graph: GraphDriver, space: str) -> dict[str, str | None]:
-    """The declared schema and the models' descriptions (JSON each, None when unset)."""
-    rows = graph.read("traversal/relation_types", space=space)
-    row = rows[0] if rows else {}
-    return {"schema": row.get("schema"), "described": row.get("described")}
-
-
 def stored_policy(graph: GraphDriver, space: str) -> str | None:
     rows = graph.read("spaces/get_policy", space=space)
     return rows[0]["policy"] if rows else None
