@@ -37,6 +37,11 @@ class Settings(BaseSettings):
     neo4j_http_port: int = Field(7474, ge=1, le=65535)
     neo4j_heap: str = Field("1g", pattern=r"^\d+[kmg]$")
     neo4j_pagecache: str = Field("512m", pattern=r"^\d+[kmg]$")
+    neo4j_jvm_options: str = Field(
+        "", pattern=r"^[\w\s=:+\-.,/]*$", description="Managed server: more JVM options,"
+        " space-separated, after the distribution's (the test suite's servers run"
+        " `-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m`: quick compiles for a"
+        " short-lived server, and the code cache C1 alone would not get).")
     maven_repository: str = Field("https://repo.maven.apache.org/maven2",
                                   description="Where the managed Neo4j's jars are fetched from"
                                   " (a Maven Central mirror works).")

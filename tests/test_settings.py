@@ -125,6 +125,8 @@ def test_dotenv_file(monkeypatch: pytest.MonkeyPatch, clean_env: Path) -> None:
         ("GRAPHMEM_LOG_LEVEL", "LOUD"),
         ("GRAPHMEM_LLM_TIMEOUT", "-1"),
         ("GRAPHMEM_RECALL_CONTEXT", "forty"),
+        ("GRAPHMEM_NEO4J_JVM_OPTIONS", "-Xmx1g; rm -rf ~"),
+        ("GRAPHMEM_NEO4J_JVM_OPTIONS", "-XX:OnOutOfMemoryError=`id`"),
     ],
 )
 def test_malformed_value_is_one_line_naming_the_variable(

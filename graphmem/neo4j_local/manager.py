@@ -135,7 +135,8 @@ class LocalNeo4j:
         console = open(self.logs / "console.log", "ab")  # noqa: SIM115 - handed to the child
         proc = subprocess.Popen(
             [java_bin(), f"-Xms{self.settings.neo4j_heap}", f"-Xmx{self.settings.neo4j_heap}",
-             *JVM_OPTIONS, "-cp", f"{self.lib}/*", MAIN_CLASS,
+             *JVM_OPTIONS, *self.settings.neo4j_jvm_options.split(),
+             "-cp", f"{self.lib}/*", MAIN_CLASS,
              "--home-dir", str(self.root), "--config-dir", str(self.conf)],
             stdout=console, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
             env=self._env(), start_new_session=True,

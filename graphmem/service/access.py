@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from contextlib import AbstractContextManager, contextmanager
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from graphmem.auth.keys import KeyStore
 from graphmem.auth.sources import SourceBook
 from graphmem.mirror.db import RelationalStore
 from graphmem.model.principals import Authenticator
-from graphmem.runtime import Runtime
 from graphmem.settings import Settings
+
+if TYPE_CHECKING:  # a key command opens only the relational store
+    from graphmem.runtime import Runtime
 
 T = TypeVar("T")
 

@@ -134,6 +134,7 @@ def test_pending_proposals_and_their_settlement_are_events(
     assert pending[0].value == "Warfarin 7mg" and pending[1].fact_id == proposal.fact_id
 
 
+@pytest.mark.slow  # two hundred subscriptions against a streaming writer: a load test
 def test_a_tail_placed_while_a_write_commits_skips_none_of_its_events(
         runtime: Runtime, make_runtime: Callable[..., Runtime]) -> None:
     """A writer streams to one space while a feed of another runtime (another process) is

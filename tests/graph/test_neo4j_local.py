@@ -118,6 +118,9 @@ def test_the_server_runs_with_the_distributions_jvm_options(managed: LocalNeo4j)
     args = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
     for option in manager.JVM_OPTIONS:
         assert option in args
+    extra = managed.settings.neo4j_jvm_options.split()
+    assert extra, "the suite's servers run with GRAPHMEM_NEO4J_JVM_OPTIONS"
+    assert args[args.index(manager.JVM_OPTIONS[-1]) + 1:][:len(extra)] == extra
     assert f"-Xms{managed.settings.neo4j_heap}" in args
     log = (managed.logs / "debug.log").read_text(errors="replace")
     this_run = log[log.rindex("Logging config in use"):]

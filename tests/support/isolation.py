@@ -41,7 +41,15 @@ from graphmem.settings import Settings, load_settings
 ROOT = Path(__file__).resolve().parents[2]
 TEST_HOME = ROOT / ".graphmem-test"
 PORTS = TEST_HOME / "neo4j-ports.json"
-SERVER_MEMORY = {"GRAPHMEM_NEO4J_HEAP": "1g", "GRAPHMEM_NEO4J_PAGECACHE": "256m"}
+# The suite's servers (its own and the private ones, which read the same environment) live
+# for minutes and plan a few hundred statements about once each: the JIT's C2 compiles took a
+# third of the server's CPU in a run of the suite, so these servers stop at C1's quick ones.
+# C1 alone gets a JVM without tiers' 48 MB code cache, which Neo4j's planner outgrows ("Out of
+# space in CodeCache", and every later query waiting on the plan that failed): it gets the
+# 240 MB that tiered compilation has.
+SERVER_OPTIONS = {"GRAPHMEM_NEO4J_HEAP": "1g", "GRAPHMEM_NEO4J_PAGECACHE": "256m",
+                  "GRAPHMEM_NEO4J_JVM_OPTIONS":
+                      "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m"}
 
 SESSION = uuid.uuid4().hex[:8]
 MARK = "test-"  # every test tenant (and keyless test user) starts so
@@ -82,10 +90,10 @@ def user(label: str = "u") -> str:
 
 # ---- the home and the server -----------------------------------------------------------------
 def enter(managed_server: bool = True) -> Settings:
-    """Export the test home (and, for a managed server, its ports and memory) to this process's
-    environment, which every child inherits; returns the developer's own settings (read
-    before the switch), whose Neo4j install lends its jars. `managed_server` False: the
-    Neo4j comes from elsewhere (Docker)."""
+    """Export the test home (and, for a managed server, its ports, memory and JIT options) to
+    this process's environment, which every child inherits; returns the developer's own
+    settings (read before the switch), whose Neo4j install lends its jars. `managed_server`
+    False: the Neo4j comes from elsewhere (Docker)."""
     developer = load_settings()
     TEST_HOME.mkdir(exist_ok=True)
     os.environ["GRAPHMEM_HOME"] = str(TEST_HOME)
@@ -96,7 +104,7 @@ def enter(managed_server: bool = True) -> Settings:
     if managed_server and developer.managed_neo4j:
         with exclusive("ports"):
             bolt, http = _ports()
-        os.environ.update(SERVER_MEMORY, GRAPHMEM_NEO4J_BOLT_PORT=str(bolt),
+        os.environ.update(SERVER_OPTIONS, GRAPHMEM_NEO4J_BOLT_PORT=str(bolt),
                           GRAPHMEM_NEO4J_HTTP_PORT=str(http))
     return developer
 

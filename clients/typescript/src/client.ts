@@ -121,10 +121,19 @@ export class GraphMemClient {
         webSocketImpl: impl,
         lazy: true,
         connectionParams: this.key ? { authorization: `Bearer ${this.key}` } : {},
+        // graphql-ws retries a 4403 by default (five attempts, backoff: about 40 s); here it
+        // means the key is not valid, which no retry changes
+        shouldRetry: (e: unknown) => !isRefusedKey(e),
       });
     }
     return this.socket;
   }
+}
+
+/** A socket the server closed because of the key (4401, 4403). */
+function isRefusedKey(e: unknown): boolean {
+  return typeof e === 'object' && e !== null && 'code' in e
+    && (e.code === 4401 || e.code === 4403);
 }
 
 /** What graphql-ws rejects with, as a GraphMemError: the `error` message's errors, or the
@@ -135,7 +144,7 @@ function refusal(e: unknown): unknown {
   if (typeof e === 'object' && e !== null && 'code' in e && typeof e.code === 'number') {
     const reason = 'reason' in e && typeof e.reason === 'string' && e.reason ? e.reason
       : `the socket closed (${e.code})`;
-    const code = e.code === 4403 || e.code === 4401 ? 'UNAUTHENTICATED' : `CLOSED_${e.code}`;
+    const code = isRefusedKey(e) ? 'UNAUTHENTICATED' : `CLOSED_${e.code}`;
     return new GraphMemError([{ message: reason, extensions: { code } }], 0);
   }
   return e;
