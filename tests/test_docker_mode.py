@@ -16,7 +16,8 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_make_test_docker_runs_pytest_in_docker_mode() -> None:
-    dry = subprocess.run(["make", "-n", "test-docker", "PYTEST_ARGS=-k nothing"], cwd=ROOT,
+    dry = subprocess.run(["make", "-n", "test-docker", "PYTEST_ARGS=-k nothing",
+                          "PYTEST_WORKERS=2"], cwd=ROOT,
                          capture_output=True, text=True, check=True, timeout=60)
     assert "GRAPHMEM_TEST_DOCKER=1 .venv/bin/pytest -n 2 --dist loadgroup -k nothing" in dry.stdout
     assert "neo4j install" not in dry.stdout and "test-postgres" not in dry.stdout
