@@ -69,7 +69,14 @@ test('a refusal is a GraphMemError with the server\'s code', async () => {
   await assert.rejects(
     client.request(FactsDocument, { space: 'alice', first: -1 }),
     (e: unknown) => e instanceof GraphMemError && e.code === 'BAD_USER_INPUT' && !e.retryable);
-  const stranger = new GraphMemClient({ url, key: 'gm_sk_not-a-key', webSocketImpl: WebSocket });
+  let sockets = 0;
+  class Counted extends WebSocket {
+    constructor(...args: ConstructorParameters<typeof WebSocket>) {
+      super(...args);
+      sockets += 1;
+    }
+  }
+  const stranger = new GraphMemClient({ url, key: 'gm_sk_not-a-key', webSocketImpl: Counted });
   await assert.rejects(
     stranger.request(FactsDocument, { space: 'alice' }),
     (e: unknown) => e instanceof GraphMemError && e.code === 'UNAUTHENTICATED'
@@ -77,5 +84,6 @@ test('a refusal is a GraphMemError with the server\'s code', async () => {
   await assert.rejects(
     stranger.subscribe(FactChangedDocument, { space: 'alice' }).next(),
     (e: unknown) => e instanceof GraphMemError && e.code === 'UNAUTHENTICATED');
+  assert.equal(sockets, 1, 'a refused key is final: the socket is not opened again');
   await stranger.close();
 });
