@@ -28,6 +28,7 @@ RUN_TO_COMPLETION = {
     "test_docker_mode.py": "reads `make -n`, and runs a pytest that must stop before any test",
     "test_packaging.py": "builds the wheel and the sdist in a child, nothing beside it",
     "docs/test_reference_pages.py": "runs the reference generator's --check in a child",
+    "cli/test_startup.py": "imports graphmem in a child and reads what it loaded",
     "ui/test_build.py": "runs the UI's type check and build in a child",
 }
 
