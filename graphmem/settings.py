@@ -39,9 +39,7 @@ class Settings(BaseSettings):
     neo4j_pagecache: str = Field("512m", pattern=r"^\d+[kmg]$")
     neo4j_jvm_options: str = Field(
         "", pattern=r"^[\w\s=:+\-.,/]*$", description="Managed server: more JVM options,"
-        " space-separated, after the distribution's (the test suite's servers run"
-        " `-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m`: quick compiles for a"
-        " short-lived server, and the code cache C1 alone would not get).")
+        " space-separated, after the distribution's; read when it starts.")
     maven_repository: str = Field("https://repo.maven.apache.org/maven2",
                                   description="Where the managed Neo4j's jars are fetched from"
                                   " (a Maven Central mirror works).")
