@@ -138,7 +138,8 @@ class Settings(BaseSettings):
     change_poll_seconds: float = Field(0.25, gt=0, le=60, description="How often a server"
                                        " with subscribers reads the change log for writes"
                                        " other processes committed (its own wake it at once).")
-    retention_days: float | None = Field(None, gt=0, description="Default purge period.")
+    retention_days: float | None = Field(None, gt=0, le=100_000, description="Default purge"
+                                         " period (days, at most 100,000).")
     audit_checkpoint_rows: int = Field(1000, ge=1, description="A signed audit head goes to"
                                        " the checkpoint file at least every this many rows.")
     audit_checkpoint_seconds: float = Field(60.0, gt=0, description="… and at least this"

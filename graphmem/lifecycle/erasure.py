@@ -207,7 +207,9 @@ def erase_subtree(runtime: Clients, tenant: str, user: str | None = None,
                           anchor, fields)
 
 # ---- retention -----------------------------------------------------------------------------
-MAX_RETENTION_DAYS = 1_000_000  # a date this far back still exists; further does not
+# about 270 years: `now - period` stays a date for millennia to come (a period past about
+# 740,000 days reaches before year 1, where Python's dates end)
+MAX_RETENTION_DAYS = 100_000
 
 
 def days(value: timedelta | float) -> float:

@@ -7,7 +7,7 @@ import json
 import sqlite3
 import time
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -219,6 +219,16 @@ def test_erasure_leaves_no_trace_in_the_stored_bytes(make: Make,
         assert SECRET.encode() not in blob
         for token in sealed:
             assert token[3:40].encode() not in blob, "erased ciphertext is still stored"
+
+
+def test_the_longest_retention_period_still_names_a_date() -> None:
+    """`now - period` must be a date: a period reaching before year 1 (835,312 days, found by
+    the MCP fuzz) is refused as bad input, not an overflow in the purge."""
+    longest = timedelta(days=erasure.MAX_RETENTION_DAYS)
+    assert erasure.days(longest) == erasure.MAX_RETENTION_DAYS
+    assert datetime(2026, 1, 1, tzinfo=UTC) - longest > datetime.min.replace(tzinfo=UTC)
+    with pytest.raises(InvalidInput, match="at most 100,000 days"):
+        erasure.days(835_312.66)
 
 
 def test_purge_expired_removes_old_history_only(make: Make, mirror_runtime: Runtime) -> None:
