@@ -14,7 +14,10 @@
 #                PYTEST_ARGS='-m "not postgres"' etc. pass through), all but the soak and
 #                load tests (marked `slow`)
 #   make test-slow  the soak and load tests: processes killed mid-write, Neo4j stopped under
-#                load, hosts behind nginx, the fuzzers, restores into an empty server
+#                load, hosts behind nginx, the fuzzers, restores into an empty server (on
+#                SLOW_WORKERS, default 4)
+#   make durations  tests/durations.json from the last runs' JUnit reports: the suite runs
+#                its longest groups first
 #   make fuzz    Schemathesis against a live server's /graphql, FUZZ_EXAMPLES per operation
 #                (default 900: over 50,000 generated operations; CI's run has about 5,000),
 #                and every MCP tool from its JSON Schema, MCP_FUZZ_EXAMPLES calls per tool
@@ -64,6 +67,9 @@ UV = $(BIN)/uv pip install -q --python $(BIN)/python
 PYTEST_ARGS ?=
 # the suite runs on this many pytest-xdist workers (grouped by module; see tests/conftest.py)
 PYTEST_WORKERS ?= 2
+# the soak and load tests mostly wait (a store down for a minute) or fuzz in one process on
+# one core: four of them side by side keep the two cores busy
+SLOW_WORKERS ?= 4
 # how many times `make test-repeat` runs each racing test
 REPEAT ?= 10
 FUZZ_EXAMPLES ?= 900
@@ -78,7 +84,7 @@ UI_SOURCES := $(shell find ui/src ui/index.html ui/ide.html ui/vite.config.ts ui
 UI_BUNDLE := ui/dist/index.html
 UI_MODULES := ui/node_modules/.package-lock.json
 
-.PHONY: clients clients-ts fuzz readme-figures site docs-if-missing setup run test test-slow test-repeat test-routing test-docker test-postgres neo4j-jars lint stop compose help ui \
+.PHONY: clients clients-ts durations fuzz readme-figures site docs-if-missing setup run test test-slow test-repeat test-routing test-docker test-postgres neo4j-jars lint stop compose help ui \
 	ui-if-missing reference-vectors test-sentence-transformers docs
 
 help:
@@ -121,8 +127,13 @@ fuzz: $(DEV_STAMP) neo4j-jars test-postgres
 		tests/api/test_schemathesis.py tests/mcp/test_tool_fuzz.py $(PYTEST_ARGS)
 
 test-slow: $(DEV_STAMP) neo4j-jars ui test-postgres
-	$(BIN)/pytest -n $(PYTEST_WORKERS) --dist loadgroup --slow=only \
+	$(BIN)/pytest -n $(SLOW_WORKERS) --dist loadgroup --slow=only \
 		--junitxml=test-results/slow.xml $(PYTEST_ARGS)
+
+# The xdist groups' times from the last runs' JUnit reports, which `make test` and
+# `make test-slow` read to start the longest groups first (tests/support/durations.py)
+durations:
+	$(BIN)/python tests/support/durations.py test-results/suite.xml test-results/slow.xml
 
 # The README's figures (run venv size, test count, suite time) against a measurement: a
 # scratch run venv and the last `make test`'s JUnit report (scripts/readme_figures.py).

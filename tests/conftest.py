@@ -49,7 +49,7 @@ from graphmem.neo4j_local.manager import LocalNeo4j
 from graphmem.runtime import Runtime
 from graphmem.settings import Settings, load_settings
 
-from support import isolation
+from support import durations, isolation
 from support.containers import docker_mode, require_engine, start_neo4j, start_postgres
 
 # The routing driver (neo4j://) picks a server, and jitters its retries, with the global
@@ -82,8 +82,12 @@ def pytest_addoption(parser: pytest.Parser) -> None:
 
 def pytest_configure(config: pytest.Config) -> None:
     """Docker mode without a usable Docker engine is an error before any test runs; then the
-    suite moves into its own home (and, for a managed Neo4j, its own server's ports)."""
+    suite moves into its own home (and, for a managed Neo4j, its own server's ports). The
+    workers take groups in collection order, which puts the longest first, rather than
+    pytest-xdist's own order (most tests first)."""
     require_engine()
+    if hasattr(config.option, "loadscopereorder"):
+        config.option.loadscopereorder = False
     config.stash[DEVELOPER] = isolation.enter(managed_server=not docker_mode())
 
 
@@ -92,22 +96,32 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     """Mark tests by the real services their fixtures need (before `-m` deselects), and
     group them for a parallel run (`make test`: pytest-xdist, `--dist loadgroup`): a module's
     tests stay on one worker, so its module fixtures are built once, and every test of a
-    private Neo4j server shares one worker, so that server starts once. `--slow` keeps or
-    leaves out the soak and load tests."""
+    private Neo4j server shares one worker, so that server starts once. A soak or load test
+    is a group of its own: it runs for minutes, so two of one module run side by side.
+    Groups run longest first (support/durations.py). `--slow` keeps or leaves out the soak
+    and load tests."""
     wanted = config.getoption("--slow")
     if wanted != "include":
         slow = {i.nodeid for i in items if i.get_closest_marker("slow") is not None}
         keep = wanted == "only"
         config.hook.pytest_deselected(items=[i for i in items if (i.nodeid in slow) != keep])
         items[:] = [i for i in items if (i.nodeid in slow) == keep]
+    groups: dict[str, str] = {}
     for item in items:
         names = set(getattr(item, "fixturenames", ()))
         if names & NEO4J_FIXTURES:
             item.add_marker(pytest.mark.neo4j)
         if names & POSTGRES_FIXTURES:
             item.add_marker(pytest.mark.postgres)
-        group = "private-neo4j" if PRIVATE_NEO4J in names else item.nodeid.split("::")[0]
+        if PRIVATE_NEO4J in names:
+            group = "private-neo4j"
+        elif item.get_closest_marker("slow") is not None:
+            group = item.nodeid
+        else:
+            group = item.nodeid.split("::")[0]
+        groups[item.nodeid] = group
         item.add_marker(pytest.mark.xdist_group(group))
+    durations.longest_first(items, groups)
 
 
 # ---- Neo4j ---------------------------------------------------------------------------------

@@ -31,6 +31,7 @@ pytestmark = [pytest.mark.slow]
 EXAMPLES = int(os.environ.get("GRAPHMEM_MCP_FUZZ_EXAMPLES", "110"))
 USER = "fuzz"
 SUBJECTS = ["state", "plan", "city"]
+ENTITY_TYPE = "system"
 # tools that erase for good run last, in this order (a fact erased is not found by the tools
 # that read it); the one that ends the tenant answers with data once and then finds nothing
 # to act on, and its calls are judged for internal errors only
@@ -43,7 +44,10 @@ SPACE_ARGS = ("user_id", "agent_id", "run_id")
 ERASING, ERASURES, ERASING_SECONDS = ("erase_user", "erase_tenant"), 5, 600.0
 
 
-@pytest.fixture(scope="module")
+SHARDS = 2  # one process fuzzes on one core; the shards run side by side on the workers
+
+
+@pytest.fixture
 def admin(serve_mcp: Callable[..., Api], llm_server: LLMServer) -> Iterator[McpSession]:
     api = serve_mcp(**llm_overrides(llm_server), api_model_calls_per_min=1_000_000,
                     slot_schema="preset:clinical")
@@ -83,6 +87,8 @@ def _written(session: McpSession) -> Dictionary:
         done = _structured(session, "remember_facts", {"user_id": USER, "facts": [
             {"subject": f"undo_{n}", "value": "v", "confidence": 0.95}]})
         undoable += [r["event_id"] for r in done["result"] if r.get("event_id")]
+    # an entity the entity tools find by type and name (a shard without create_entity too)
+    session.text("create_entity", {"user_id": USER, "type": ENTITY_TYPE, "name": SUBJECTS[0]})
     conflicts = _structured(session, "list_conflicts", {"user_id": USER})["items"]
     exported = session.text("export_space", {"user_id": USER})
     session.text("remember_facts", {"user_id": "gone", "facts": [
@@ -95,7 +101,8 @@ def _written(session: McpSession) -> Dictionary:
                 "event_id": events, "conflict_id": [c["id"] for c in conflicts[::2]],
                 "receipt_id": [erased["receipt"]["id"]], "data": [exported],
                 "mode": ["replay"], "winner": contested, "from_time": [since.isoformat()],
-                "name": SUBJECTS, "text": SUBJECTS, "retention_days": [1], "days": [30],
+                "name": SUBJECTS, "type": [ENTITY_TYPE], "text": SUBJECTS,
+                "retention_days": [1], "days": [30],
                 "question": [f"what is the {s}?" for s in SUBJECTS]},
         # what a settling tool needs right together: a proposal of its own in its own space
         # (confirm and reject each take half), a conflict of its own (dismiss and the readers
@@ -156,10 +163,14 @@ def arguments(name: str, schema: dict[str, Any], dictionary: Dictionary
     return st.one_of(known, generated)
 
 
+@pytest.mark.parametrize("shard", range(SHARDS))
 def test_every_tool_fuzzed_from_its_schema_answers_without_an_internal_error(
-        admin: McpSession) -> None:
+        admin: McpSession, shard: int) -> None:
+    """Each shard fuzzes every SHARDS-th tool by name, in a tenant of its own (the erasing
+    tools last in each)."""
     dictionary = _written(admin)
-    tools = sorted(admin.run(lambda c: c.list_tools()).tools,
+    listed = sorted(admin.run(lambda c: c.list_tools()).tools, key=lambda t: t.name)
+    tools = sorted(listed[shard::SHARDS],
                    key=lambda t: (t.name in LAST, LAST.index(t.name) if t.name in LAST else 0,
                                   t.name))
     answered: Counter[str] = Counter()
