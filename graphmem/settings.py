@@ -18,6 +18,10 @@ from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 from graphmem.errors import ConfigError
 
 CommaList = Annotated[tuple[str, ...], NoDecode]
+# The longest retention period, in days (about 270 years): `now - period` stays a date for
+# millennia to come (a period past about 740,000 days reaches before year 1, where Python's
+# dates end).
+MAX_RETENTION_DAYS = 100_000
 
 
 class Settings(BaseSettings):
@@ -138,8 +142,9 @@ class Settings(BaseSettings):
     change_poll_seconds: float = Field(0.25, gt=0, le=60, description="How often a server"
                                        " with subscribers reads the change log for writes"
                                        " other processes committed (its own wake it at once).")
-    retention_days: float | None = Field(None, gt=0, le=100_000, description="Default purge"
-                                         " period (days, at most 100,000).")
+    retention_days: float | None = Field(None, gt=0, le=MAX_RETENTION_DAYS,
+                                         description="Default purge period (days, at most"
+                                         " 100,000).")
     audit_checkpoint_rows: int = Field(1000, ge=1, description="A signed audit head goes to"
                                        " the checkpoint file at least every this many rows.")
     audit_checkpoint_seconds: float = Field(60.0, gt=0, description="… and at least this"

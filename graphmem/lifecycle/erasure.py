@@ -34,6 +34,7 @@ from graphmem.mirror import event_log, listings, receipts
 from graphmem.mirror import retention as mirror_retention
 from graphmem.mirror.db import RelationalStore
 from graphmem.model.audit import AuditCall
+from graphmem.settings import MAX_RETENTION_DAYS
 
 log = logging.getLogger(__name__)
 
@@ -207,9 +208,6 @@ def erase_subtree(runtime: Clients, tenant: str, user: str | None = None,
                           anchor, fields)
 
 # ---- retention -----------------------------------------------------------------------------
-# about 270 years: `now - period` stays a date for millennia to come (a period past about
-# 740,000 days reaches before year 1, where Python's dates end)
-MAX_RETENTION_DAYS = 100_000
 
 
 def days(value: timedelta | float) -> float:
